@@ -1,0 +1,98 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FolioError } from '../server/errors.js';
+import type { TokenRow } from '../store/tokens-repo.js';
+import type { TokenCache } from './token-cache.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The delivery token that authenticated this request (set by the auth hook). */
+    deliveryToken: TokenRow | null;
+  }
+}
+
+/** The origin a browser request comes from: `Origin`, else the origin of `Referer`, else none (server-side). */
+export function requestOrigin(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin !== '' && origin !== 'null') return origin;
+  const referer = request.headers.referer;
+  if (typeof referer === 'string' && referer !== '') {
+    try {
+      return new URL(referer).origin;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** Bearer header first; the query string only carries public tokens (spec 5). */
+function presentedToken(request: FastifyRequest): { value: string; via: 'header' | 'query' } | null {
+  const header = request.headers.authorization;
+  if (typeof header === 'string' && header !== '') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m?.[1]) throw new FolioError('unauthorized', 'The Authorization header must be "Bearer <token>".');
+    return { value: m[1], via: 'header' };
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  const q = query?.token;
+  if (typeof q === 'string' && q !== '') return { value: q, via: 'query' };
+  if (Array.isArray(q)) throw new FolioError('unauthorized', 'Send one token.');
+  return null;
+}
+
+/**
+ * Authenticates a delivery request for the space in the URL (spec 5): 401 for a missing, unknown or misplaced
+ * token, 403 for a disallowed origin or preview access with a public token. Sets CORS headers for allowed origins.
+ */
+export function deliveryAuth(tokens: TokenCache) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const spaceId = (request.params as { spaceId?: string }).spaceId;
+    const presented = presentedToken(request);
+    if (!presented)
+      throw new FolioError('unauthorized', 'A token is required: Authorization: Bearer <token> or ?token=.');
+    const token = await tokens.find(presented.value);
+    // A token of another space answers like an unknown one: no hint that the space exists.
+    if (!token || token.spaceId !== spaceId)
+      throw new FolioError('unauthorized', 'The token is not valid for this space.');
+    if (token.kind === 'management') {
+      throw new FolioError('unauthorized', 'Management tokens are for the management API (/v1/spaces/…).');
+    }
+    if (token.kind === 'preview' && presented.via === 'query') {
+      throw new FolioError(
+        'unauthorized',
+        'Preview tokens must be sent in the Authorization header, never in a URL.',
+      );
+    }
+    const origin = requestOrigin(request);
+    if (origin !== null && token.origins.length > 0 && !token.origins.includes(origin)) {
+      throw new FolioError('forbidden_origin', `Origin ${origin} is not allowed for this token.`);
+    }
+    if (origin !== null) {
+      reply.header('access-control-allow-origin', token.origins.length > 0 ? origin : '*');
+      reply.header(
+        'access-control-expose-headers',
+        'X-Svc-Cache, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+      );
+    }
+    reply.header('vary', 'Origin');
+    const query = request.query as Record<string, unknown>;
+    const wantsDraft = query.draft === '1' || query.draft === 'true';
+    if (token.kind !== 'preview' && (wantsDraft || query.release !== undefined)) {
+      throw new FolioError('preview_token_required', 'draft and release need a preview token.');
+    }
+    request.deliveryToken = token;
+  };
+}
+
+/** CORS preflight: answered without a token (browsers send none); the real request is checked by deliveryAuth. */
+export function preflight(request: FastifyRequest, reply: FastifyReply): void {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin !== '') reply.header('access-control-allow-origin', origin);
+  reply
+    .header('vary', 'Origin')
+    .header('access-control-allow-methods', 'GET, HEAD, POST, OPTIONS')
+    .header('access-control-allow-headers', 'Authorization, Content-Type, If-None-Match')
+    .header('access-control-max-age', '86400')
+    .status(204)
+    .send();
+}

@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
+import { importBundle } from '../bundle/import-bundle.js';
+import { newId } from '../lib/ids.js';
+import { listSpaceIds } from '../store/spaces-repo.js';
+import { insertToken, type TokenKind } from '../store/tokens-repo.js';
+import type { Runtime } from './runtime.js';
+
+export const DEMO_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'demo');
+
+export interface DemoTokens {
+  spaceId: string;
+  public: string;
+  preview: string;
+  management: string;
+}
+
+/**
+ * On an empty store, imports the demo space and creates its tokens. Token values are kept in the data dir
+ * (the operator's private folder) so each start can print them; the store itself keeps only hashes.
+ */
+export async function ensureDemo(rt: Runtime): Promise<DemoTokens | null> {
+  const file = join(rt.config.dataDir, 'demo-tokens.json');
+  if ((await listSpaceIds(rt.store)).length > 0) {
+    return existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as DemoTokens) : null;
+  }
+  const bundle: unknown = JSON.parse(await readFile(join(DEMO_DIR, 'bundle.json'), 'utf8'));
+  const { spaceId } = await importBundle(rt.store, rt.blobs, bundle, { baseDir: DEMO_DIR });
+  const tokens = { spaceId } as DemoTokens;
+  const now = new Date().toISOString();
+  for (const kind of ['public', 'preview', 'management'] as TokenKind[]) {
+    const value = generateToken(kind);
+    await insertToken(rt.store.db, {
+      id: newId('tok'),
+      spaceId,
+      kind,
+      hash: hashToken(value),
+      hint: tokenHint(value),
+      name: `demo ${kind}`,
+      origins: [],
+      createdAt: now,
+    });
+    tokens[kind] = value;
+  }
+  await mkdir(rt.config.dataDir, { recursive: true });
+  await writeFile(file, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+  return tokens;
+}
+
+export function demoBanner(baseUrl: string, t: DemoTokens): string {
+  const api = `${baseUrl}/v1/${t.spaceId}`;
+  return [
+    '',
+    `Folio is serving ${baseUrl}`,
+    `Demo space ${t.spaceId}`,
+    `  public token:     ${t.public}`,
+    `  preview token:    ${t.preview}`,
+    `  management token: ${t.management}`,
+    '',
+    'Try:',
+    `  curl -s '${api}/entries/by-path/ueber-uns?locale=de&token=${t.public}'`,
+    `  curl -s -H 'Authorization: Bearer ${t.public}' '${api}/globals?keys=footer,settings&locale=de-ch'`,
+    `  curl -s -H 'Authorization: Bearer ${t.preview}' '${api}/entries/by-path/blog/hello-world?draft=1'`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,204 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
+import { exportBundleToDir } from '../bundle/export-bundle.js';
+import { BundleError, importBundle } from '../bundle/import-bundle.js';
+import { newId } from '../lib/ids.js';
+import { buildApp } from '../server/app.js';
+import { ConfigError, loadConfig } from '../server/config.js';
+import { openStore } from '../store/open-store.js';
+import { getSpace } from '../store/spaces-repo.js';
+import { insertToken, type TokenKind } from '../store/tokens-repo.js';
+import { demoBanner, ensureDemo } from './demo.js';
+import { openRuntime } from './runtime.js';
+
+const USAGE = `Usage: folio <command>
+
+  serve                                   start the HTTP server (imports the demo space into an empty store)
+  import <bundle.json> [--replace]        import a space bundle in one transaction
+  export <spaceId> <dir>                  write <dir>/bundle.json and the asset files
+  migrate                                 bring the store's schema up to date
+  token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
+
+Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, LOG_LEVEL, PUBLIC_URL, …
+`;
+
+/** Runs a CLI command; returns the exit code (serve resolves only when the server stops). */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve();
+      case 'import':
+        return await importCommand(rest);
+      case 'export':
+        return await exportCommand(rest);
+      case 'migrate': {
+        const store = await openStore(loadConfig().store);
+        await store.close();
+        console.log('Store schema is up to date.');
+        return 0;
+      }
+      case 'token':
+        return await tokenCommand(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+        console.log(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        console.error(`Unknown command "${command}".\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof BundleError) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+async function serve(): Promise<number> {
+  const config = loadConfig();
+  const rt = await openRuntime(config);
+  const demo = config.demo ? await ensureDemo(rt) : null;
+  const app = await buildApp(rt);
+  app.addHook('onClose', async () => rt.close());
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = process.env.PUBLIC_URL
+    ? config.publicUrl
+    : `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  if (demo) console.log(demoBanner(base, demo));
+  else console.log(`Folio is serving ${base} (store: ${config.store.engine}).`);
+  return new Promise<number>((resolveExit) => {
+    const stop = (signal: string) => {
+      app.log.info({ signal }, 'shutting down');
+      app.close().then(
+        () => resolveExit(0),
+        () => resolveExit(1),
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
+
+async function importCommand(args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { replace: { type: 'boolean' } },
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) {
+    console.error('Usage: folio import <bundle.json> [--replace]');
+    return 2;
+  }
+  let input: unknown;
+  try {
+    input = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    console.error(`Cannot read ${file}: ${(err as Error).message}`);
+    return 1;
+  }
+  const rt = await openRuntime(loadConfig());
+  try {
+    const r = await importBundle(rt.store, rt.blobs, input, {
+      baseDir: dirname(resolve(file)),
+      replace: values.replace === true,
+    });
+    console.log(
+      `Imported ${r.spaceId}: ${r.counts.types} types, ${r.counts.entries} entries, ${r.counts.assets} assets; cv ${r.cv}.`,
+    );
+    return 0;
+  } finally {
+    await rt.close();
+  }
+}
+
+async function exportCommand(args: string[]): Promise<number> {
+  const [spaceId, dir, ...extra] = args;
+  if (!spaceId || !dir || extra.length > 0) {
+    console.error('Usage: folio export <spaceId> <dir>');
+    return 2;
+  }
+  const rt = await openRuntime(loadConfig());
+  try {
+    if (!(await getSpace(rt.store, spaceId))) {
+      console.error(`Space "${spaceId}" does not exist.`);
+      return 1;
+    }
+    console.log(`Wrote ${await exportBundleToDir(rt.store, rt.blobs, spaceId, dir)}`);
+    return 0;
+  } finally {
+    await rt.close();
+  }
+}
+
+async function tokenCommand(args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      space: { type: 'string' },
+      kind: { type: 'string' },
+      origin: { type: 'string', multiple: true },
+      name: { type: 'string' },
+    },
+  });
+  const kind = values.kind as TokenKind | undefined;
+  if (
+    positionals[0] !== 'create' ||
+    !values.space ||
+    !kind ||
+    !['public', 'preview', 'management'].includes(kind)
+  ) {
+    console.error(
+      'Usage: folio token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]',
+    );
+    return 2;
+  }
+  const origins = values.origin ?? [];
+  for (const o of origins) {
+    let ok = false;
+    try {
+      ok = new URL(o).origin === o;
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      console.error(
+        `--origin "${o}" must be an origin like https://example.com (no path, no trailing slash).`,
+      );
+      return 2;
+    }
+  }
+  const store = await openStore(loadConfig().store);
+  try {
+    if (!(await getSpace(store, values.space))) {
+      console.error(`Space "${values.space}" does not exist.`);
+      return 1;
+    }
+    const value = generateToken(kind);
+    await insertToken(store.db, {
+      id: newId('tok'),
+      spaceId: values.space,
+      kind,
+      hash: hashToken(value),
+      hint: tokenHint(value),
+      name: values.name ?? null,
+      origins,
+      createdAt: new Date().toISOString(),
+    });
+    // The only time the token is shown: the store keeps its hash.
+    console.log(value);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+import { LocalDirBlobStore, type BlobStore } from '../blobs/blob-store.js';
+import type { Config } from '../server/config.js';
+import { openStore, type Store } from '../store/open-store.js';
+
+export interface Runtime {
+  config: Config;
+  store: Store;
+  blobs: BlobStore;
+  close(): Promise<void>;
+}
+
+/** Opens what every command shares, from the same env config (so `import` and `serve` see the same data). */
+export async function openRuntime(config: Config): Promise<Runtime> {
+  const store = await openStore(config.store);
+  const blobs = new LocalDirBlobStore(join(config.dataDir, 'blobs'));
+  return { config, store, blobs, close: () => store.close() };
+}

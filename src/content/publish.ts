@@ -1,0 +1,67 @@
+import type { Transaction } from 'kysely';
+import type { EntryRow } from '../store/authoring-repo.js';
+import { putDocVersion, putEntryVersion } from '../store/log-repo.js';
+import type { Database } from '../store/schema.js';
+import type { AssetDoc, ContentTypeDef, EntrySnapshot, SpaceSettings } from './model.js';
+import { computePaths, type TreeNode } from './paths.js';
+
+export const treeNode = (e: EntryRow): TreeNode => ({
+  id: e.id,
+  type: e.type,
+  parentId: e.parentId,
+  slug: e.slug,
+  slugs: e.slugs,
+});
+
+export function snapshotOf(
+  e: EntryRow,
+  fields: EntrySnapshot['fields'],
+  paths: Record<string, string> | null,
+  at: { publishedAt: string; firstPublishedAt: string },
+): EntrySnapshot {
+  return {
+    id: e.id,
+    type: e.type,
+    name: e.name,
+    slug: e.slug,
+    slugs: e.slugs,
+    parentId: e.parentId,
+    position: e.position,
+    tags: e.tags,
+    fields,
+    publishedAt: at.publishedAt,
+    firstPublishedAt: at.firstPublishedAt,
+    paths,
+  };
+}
+
+/**
+ * Writes the published state of a whole space at `cv` (the import's single publish): types, assets, lists
+ * and every published entry with its paths. Runs inside the publish transaction.
+ */
+export async function publishSpaceState(
+  tx: Transaction<Database>,
+  spaceId: string,
+  cv: number,
+  state: {
+    settings: SpaceSettings;
+    types: readonly ContentTypeDef[];
+    entries: readonly EntryRow[];
+    assets: readonly AssetDoc[];
+    lists: readonly { key: string; doc: unknown }[];
+  },
+): Promise<void> {
+  const types = new Map(state.types.map((t) => [t.key, t]));
+  await putDocVersion(tx, spaceId, cv, 'types', '*', state.types);
+  for (const a of state.assets) await putDocVersion(tx, spaceId, cv, 'asset', a.id, a);
+  for (const l of state.lists) await putDocVersion(tx, spaceId, cv, 'list', l.key, l.doc);
+  const paths = computePaths(state.entries.map(treeNode), types, state.settings);
+  for (const e of state.entries) {
+    if (e.publishedFields === null || e.publishedAt === null) continue;
+    const snapshot = snapshotOf(e, e.publishedFields, paths.get(e.id) ?? null, {
+      publishedAt: e.publishedAt,
+      firstPublishedAt: e.firstPublishedAt ?? e.publishedAt,
+    });
+    await putEntryVersion(tx, spaceId, cv, snapshot, types.get(e.type)?.kind ?? 'page');
+  }
+}

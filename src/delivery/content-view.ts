@@ -1,0 +1,142 @@
+import type { AssetDoc, ContentTypeDef, EntrySnapshot, FieldValues, TypeMap } from '../content/model.js';
+import { snapshotOf, treeNode } from '../content/publish.js';
+import { computePaths, pathKey } from '../content/paths.js';
+import type { SpaceRow } from '../store/spaces-repo.js';
+import { listAssets, listDocs, listEntries, listTypes, type EntryRow } from '../store/authoring-repo.js';
+import { readDocsAt, readEntriesAt, readEntriesOfTypesAt, readEntryIdByPathAt } from '../store/log-repo.js';
+import type { Store } from '../store/open-store.js';
+
+/** What delivery reads: the published log at one cv, or (preview tokens) drafts or a release. */
+export interface ContentView {
+  readonly mode: 'published' | 'draft' | 'release';
+  readonly cv: number;
+  types(): Promise<TypeMap>;
+  entries(ids: readonly string[]): Promise<Map<string, EntrySnapshot>>;
+  entryIdByPath(locale: string, path: string): Promise<string | null>;
+  entriesOfTypes(types: readonly string[]): Promise<EntrySnapshot[]>;
+  assets(ids: readonly string[]): Promise<Map<string, AssetDoc>>;
+}
+
+export class PublishedView implements ContentView {
+  readonly mode = 'published';
+  private typeMap: Promise<TypeMap> | undefined;
+  constructor(
+    private readonly store: Store,
+    private readonly spaceId: string,
+    readonly cv: number,
+  ) {}
+
+  types(): Promise<TypeMap> {
+    this.typeMap ??= readDocsAt<ContentTypeDef[]>(this.store, this.spaceId, 'types', ['*'], this.cv).then(
+      (docs) => new Map((docs.get('*') ?? []).map((t) => [t.key, t])),
+    );
+    return this.typeMap;
+  }
+  entries(ids: readonly string[]) {
+    return readEntriesAt(this.store, this.spaceId, ids, this.cv);
+  }
+  entryIdByPath(locale: string, path: string) {
+    return readEntryIdByPathAt(this.store, this.spaceId, locale, path, this.cv);
+  }
+  entriesOfTypes(types: readonly string[]) {
+    return readEntriesOfTypesAt(this.store, this.spaceId, types, this.cv);
+  }
+  assets(ids: readonly string[]) {
+    return readDocsAt<AssetDoc>(this.store, this.spaceId, 'asset', ids, this.cv);
+  }
+}
+
+/**
+ * Drafts and release previews, built from the authoring tables on each request. Preview traffic is light and
+ * never cached, so this loads the space's entries once per request instead of keeping a second log.
+ */
+export class AuthoringView implements ContentView {
+  private loaded:
+    | Promise<{ types: TypeMap; snapshots: Map<string, EntrySnapshot>; paths: Map<string, string> }>
+    | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly space: SpaceRow,
+    readonly mode: 'draft' | 'release',
+    /** Fields shown for an entry in this view; null leaves the entry out. */
+    private readonly fieldsFor: (e: EntryRow) => FieldValues | null,
+  ) {}
+
+  get cv(): number {
+    return this.space.cv;
+  }
+
+  static async forRelease(store: Store, space: SpaceRow, releaseId: string): Promise<AuthoringView | null> {
+    const releases = await listDocs<{ id: string; entries: { id: string; fields: FieldValues }[] }>(
+      store,
+      space.id,
+      'releases',
+    );
+    const release = releases.find((r) => r.key === releaseId);
+    if (!release) return null;
+    const overlay = new Map(release.doc.entries.map((e) => [e.id, e.fields]));
+    return new AuthoringView(store, space, 'release', (e) => overlay.get(e.id) ?? e.publishedFields);
+  }
+
+  static forDraft(store: Store, space: SpaceRow): AuthoringView {
+    return new AuthoringView(store, space, 'draft', (e) => e.draftFields ?? e.publishedFields);
+  }
+
+  private load() {
+    this.loaded ??= (async () => {
+      const types = new Map((await listTypes(this.store, this.space.id)).map((t) => [t.key, t]));
+      const rows = await listEntries(this.store, this.space.id);
+      const paths = computePaths(rows.map(treeNode), types, this.space.settings);
+      const now = new Date().toISOString();
+      const snapshots = new Map<string, EntrySnapshot>();
+      const byPath = new Map<string, string>();
+      for (const row of rows) {
+        const fields = this.fieldsFor(row);
+        if (fields === null) continue;
+        const p = paths.get(row.id) ?? null;
+        snapshots.set(
+          row.id,
+          snapshotOf(row, fields, p, {
+            publishedAt: row.publishedAt ?? now,
+            firstPublishedAt: row.firstPublishedAt ?? row.publishedAt ?? now,
+          }),
+        );
+        if (p && types.get(row.type)?.kind !== 'folder')
+          for (const [locale, path] of Object.entries(p)) {
+            const key = `${locale} ${pathKey(path)}`;
+            if (!byPath.has(key)) byPath.set(key, row.id);
+          }
+      }
+      return { types, snapshots, paths: byPath };
+    })();
+    return this.loaded;
+  }
+
+  async types() {
+    return (await this.load()).types;
+  }
+  async entries(ids: readonly string[]) {
+    const { snapshots } = await this.load();
+    const out = new Map<string, EntrySnapshot>();
+    for (const id of ids) {
+      const s = snapshots.get(id);
+      if (s) out.set(id, s);
+    }
+    return out;
+  }
+  async entryIdByPath(locale: string, path: string) {
+    return (await this.load()).paths.get(`${locale} ${pathKey(path)}`) ?? null;
+  }
+  async entriesOfTypes(types: readonly string[]) {
+    const { snapshots } = await this.load();
+    return [...snapshots.values()]
+      .filter((s) => types.includes(s.type))
+      .sort((a, b) => (a.type === b.type ? (a.id < b.id ? -1 : 1) : a.type < b.type ? -1 : 1));
+  }
+  async assets(ids: readonly string[]) {
+    const all = await listAssets(this.store, this.space.id);
+    const wanted = new Set(ids);
+    return new Map(all.filter((a) => wanted.has(a.doc.id)).map((a) => [a.doc.id, a.doc]));
+  }
+}

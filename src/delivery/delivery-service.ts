@@ -1,0 +1,161 @@
+import type { AssetDoc } from '../content/model.js';
+import { FolioError, invalidQuery, notFound } from '../server/errors.js';
+import type { Store } from '../store/open-store.js';
+import { getSpace, type SpaceRow } from '../store/spaces-repo.js';
+import { AuthoringView, type ContentView, PublishedView } from './content-view.js';
+import { checkFieldNames, type CommonParams, cvExpired, parseCommon } from './params.js';
+import { type DeliveredEntry, type Included, resolveEntries } from './resolve.js';
+
+export interface DeliveryDeps {
+  store: Store;
+  publicUrl: string;
+}
+
+export interface Request {
+  spaceId: string;
+  query: Record<string, unknown>;
+}
+
+/** A view of one space for one request, with the parsed common parameters. */
+export interface Scope {
+  space: SpaceRow;
+  view: ContentView;
+  params: CommonParams;
+  /** True when the client pinned `cv`: the response is immutable (spec 4.1). */
+  pinned: boolean;
+}
+
+export async function loadSpace(deps: DeliveryDeps, spaceId: string): Promise<SpaceRow> {
+  const space = await getSpace(deps.store, spaceId);
+  if (!space) throw notFound(`Space "${spaceId}" not found.`);
+  return space;
+}
+
+/** Picks the view: drafts, a release, the current cv, or a pinned cv (DESIGN.md: never different content). */
+export async function openScope(deps: DeliveryDeps, req: Request): Promise<Scope> {
+  const space = await loadSpace(deps, req.spaceId);
+  const params = parseCommon(req.query, space.settings);
+  let view: ContentView;
+  if (params.draft) view = AuthoringView.forDraft(deps.store, space);
+  else if (params.release !== undefined) {
+    const release = await AuthoringView.forRelease(deps.store, space, params.release);
+    if (!release) throw notFound(`Release "${params.release}" not found.`);
+    view = release;
+  } else if (params.cv !== undefined) {
+    if (params.cv > space.cv)
+      throw invalidQuery(`cv ${params.cv} is ahead of the current cv ${space.cv}.`, 'cv');
+    if (params.cv < space.minCv) throw cvExpired(params.cv, space.minCv);
+    view = new PublishedView(deps.store, space.id, params.cv);
+  } else view = new PublishedView(deps.store, space.id, space.cv);
+  checkFieldNames(params, await view.types());
+  return { space, view, params, pinned: params.cv !== undefined };
+}
+
+export const assetUrlFor =
+  (deps: DeliveryDeps, spaceId: string) =>
+  (asset: AssetDoc): string =>
+    `${deps.publicUrl}/v1/${spaceId}/assets/${asset.id}/${encodeURIComponent(asset.filename)}`;
+
+async function deliver(deps: DeliveryDeps, scope: Scope, ids: string[]) {
+  const found = await scope.view.entries(ids);
+  const roots = ids.flatMap((id) => {
+    const s = found.get(id);
+    return s ? [s] : [];
+  });
+  return resolveEntries(scope.view, roots, {
+    locale: scope.params.locale,
+    chain: scope.params.chain,
+    include: scope.params.include,
+    fields: scope.params.fields,
+    assetUrl: assetUrlFor(deps, scope.space.id),
+  });
+}
+
+export interface EntryResponse {
+  entry: DeliveredEntry;
+  included: Included;
+  cv: number;
+}
+
+export async function entryByPath(deps: DeliveryDeps, scope: Scope, path: string): Promise<EntryResponse> {
+  const id = await scope.view.entryIdByPath(scope.params.locale, path);
+  const result = id ? await deliver(deps, scope, [id]) : null;
+  const entry = result?.entries[0];
+  if (!result || !entry) throw notFound(`No entry at path "${path}" in locale "${scope.params.locale}".`);
+  return { entry, included: result.included, cv: scope.view.cv };
+}
+
+export async function entryById(deps: DeliveryDeps, scope: Scope, id: string): Promise<EntryResponse> {
+  const result = await deliver(deps, scope, [id]);
+  const entry = result.entries[0];
+  if (!entry) throw notFound(`Entry "${id}" not found.`);
+  return { entry, included: result.included, cv: scope.view.cv };
+}
+
+async function globalTypes(scope: Scope): Promise<string[]> {
+  return [...(await scope.view.types()).values()].filter((t) => t.kind === 'global').map((t) => t.key);
+}
+
+export async function globalByKey(deps: DeliveryDeps, scope: Scope, key: string): Promise<EntryResponse> {
+  if (!(await globalTypes(scope)).includes(key)) throw notFound(`Global "${key}" not found.`);
+  const [snapshot] = await scope.view.entriesOfTypes([key]);
+  if (!snapshot) throw notFound(`Global "${key}" is not published.`);
+  return entryById(deps, scope, snapshot.id);
+}
+
+export async function globalsByKeys(
+  deps: DeliveryDeps,
+  scope: Scope,
+  keysParam: string | undefined,
+): Promise<{ globals: Record<string, DeliveredEntry>; included: Included; cv: number }> {
+  const known = await globalTypes(scope);
+  let keys: string[];
+  if (keysParam === undefined) keys = known;
+  else {
+    keys = [
+      ...new Set(
+        keysParam
+          .split(',')
+          .map((k) => k.trim())
+          .filter((k) => k !== ''),
+      ),
+    ];
+    if (keys.length === 0) throw invalidQuery('Parameter "keys" names no global.', 'keys');
+    if (keys.length > 20) throw invalidQuery('Parameter "keys" names at most 20 globals (spec 8).', 'keys');
+    for (const k of keys) if (!known.includes(k)) throw notFound(`Global "${k}" not found.`);
+  }
+  const snapshots = await scope.view.entriesOfTypes(keys);
+  if (keysParam !== undefined) {
+    for (const k of keys)
+      if (!snapshots.some((s) => s.type === k)) throw notFound(`Global "${k}" is not published.`);
+  }
+  const result = await resolveEntries(scope.view, snapshots, {
+    locale: scope.params.locale,
+    chain: scope.params.chain,
+    include: scope.params.include,
+    fields: scope.params.fields,
+    assetUrl: assetUrlFor(deps, scope.space.id),
+  });
+  const globals: Record<string, DeliveredEntry> = {};
+  for (const e of result.entries) globals[e.type] = e;
+  return { globals, included: result.included, cv: scope.view.cv };
+}
+
+export function spaceStatus(space: SpaceRow) {
+  return {
+    spaceId: space.id,
+    name: space.name,
+    cv: space.cv,
+    oldestCv: space.minCv,
+    defaultLocale: space.settings.locales.find((l) => l.default)?.code ?? space.settings.locales[0]?.code,
+    locales: space.settings.locales.map((l) => ({
+      code: l.code,
+      default: l.default === true,
+      fallbacks: l.fallbacks ?? [],
+    })),
+    timeZone: space.settings.timeZone,
+    ai: space.settings.ai,
+  };
+}
+
+export { FolioError };

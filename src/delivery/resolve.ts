@@ -1,0 +1,164 @@
+import type { AssetDoc, EntrySnapshot, TypeMap } from '../content/model.js';
+import type { ContentView } from './content-view.js';
+import { collectNeeds, emptyNeeds, type Needs, renderFields, type RenderContext } from './render-fields.js';
+
+export interface ResolveParams {
+  locale: string;
+  chain: readonly string[];
+  /** Reference field keys whose targets are embedded in included.entries, at any depth. */
+  include: ReadonlySet<string>;
+  /** Root fields to return (spec 4.1 `fields`); all when undefined. */
+  fields: ReadonlySet<string> | undefined;
+  assetUrl: (asset: AssetDoc) => string;
+}
+
+export interface DeliveredEntry {
+  id: string;
+  type: string;
+  name: string;
+  slug: string;
+  path: string | null;
+  parentId: string | null;
+  locale: string;
+  tags: string[];
+  position: number;
+  publishedAt: string;
+  firstPublishedAt: string;
+  /** Paths of the entry in every locale of the space (null for entries that are not pages). */
+  alternates: Record<string, string> | null;
+  content: { id: string; type: string; fields: Record<string, unknown> };
+}
+
+export interface DeliveredLink {
+  id: string;
+  type: string;
+  name: string;
+  path: string;
+}
+
+export interface Included {
+  entries: DeliveredEntry[];
+  links: Record<string, DeliveredLink>;
+}
+
+// Dedup already guarantees termination; this bounds the memory one request can take.
+const MAX_INCLUDED = 5000;
+
+/**
+ * Resolves root entries for delivery: loads what their fields point at (assets, linked and referenced
+ * entries, and for `include` the referenced entries' own references, to any depth, deduplicated), then renders.
+ */
+export async function resolveEntries(
+  view: ContentView,
+  roots: readonly EntrySnapshot[],
+  params: ResolveParams,
+): Promise<{ entries: DeliveredEntry[]; included: Included }> {
+  const types = await view.types();
+  const known = new Map<string, EntrySnapshot>(roots.map((r) => [r.id, r]));
+  const needs = emptyNeeds();
+  for (const r of roots) collect(r, types, needs);
+
+  const includedIds: string[] = [];
+  const includedSet = new Set<string>();
+  const rootIds = new Set(roots.map((r) => r.id));
+  let frontier = new Set(includeTargets(needs, params.include));
+  const linkIds = new Set(needs.links);
+  const refIds = new Set([...needs.refs.values()].flatMap((s) => [...s]));
+  // Each round loads the next depth of included entries plus every entry a link or reference names.
+  let toLoad = new Set([...frontier, ...linkIds, ...refIds].filter((id) => !known.has(id)));
+  const loaded = new Set<string>();
+  for (;;) {
+    if (toLoad.size > 0) {
+      const found = await view.entries([...toLoad]);
+      for (const id of toLoad) loaded.add(id);
+      for (const [id, s] of found) known.set(id, s);
+    }
+    const next = new Set<string>();
+    const roundNeeds = emptyNeeds();
+    for (const id of frontier) {
+      const s = known.get(id);
+      if (!s || includedSet.has(id) || rootIds.has(id)) continue;
+      includedIds.push(id);
+      includedSet.add(id);
+      if (includedIds.length > MAX_INCLUDED) throw new Error('include expanded to too many entries');
+      collect(s, types, roundNeeds);
+    }
+    for (const a of roundNeeds.assets) needs.assets.add(a);
+    for (const id of includeTargets(roundNeeds, params.include)) if (!includedSet.has(id)) next.add(id);
+    const more = [...roundNeeds.links, ...[...roundNeeds.refs.values()].flatMap((s) => [...s])];
+    for (const id of more) linkIds.add(id);
+    toLoad = new Set([...next, ...more].filter((id) => !known.has(id) && !loaded.has(id)));
+    frontier = next;
+    if (frontier.size === 0 && toLoad.size === 0) break;
+  }
+
+  const assets = await view.assets([...needs.assets]);
+  const ctx: RenderContext = {
+    chain: params.chain,
+    types,
+    assets,
+    entries: known,
+    assetUrl: params.assetUrl,
+  };
+  const links: Record<string, DeliveredLink> = {};
+  for (const id of [...linkIds].sort()) {
+    const s = known.get(id);
+    const path = s?.paths?.[params.locale];
+    if (s && path !== undefined) links[id] = { id, type: s.type, name: s.name, path };
+  }
+  return {
+    entries: roots.map((r) => renderEntry(r, ctx, params, params.fields)),
+    included: {
+      entries: includedIds.flatMap((id) => {
+        const s = known.get(id);
+        return s ? [renderEntry(s, ctx, params, undefined)] : [];
+      }),
+      links,
+    },
+  };
+}
+
+function collect(s: EntrySnapshot, types: TypeMap, needs: Needs): void {
+  const type = types.get(s.type);
+  if (type) collectNeeds(s.fields, type, types, needs);
+}
+
+function includeTargets(needs: Needs, include: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const [key, ids] of needs.refs) if (include.has(key)) out.push(...ids);
+  return out;
+}
+
+function renderEntry(
+  s: EntrySnapshot,
+  ctx: RenderContext,
+  params: ResolveParams,
+  only: ReadonlySet<string> | undefined,
+): DeliveredEntry {
+  const type = ctx.types.get(s.type);
+  const slug = s.slugs[params.locale] ?? chainSlug(s, params.chain) ?? s.slug;
+  return {
+    id: s.id,
+    type: s.type,
+    name: s.name,
+    slug,
+    path: type?.kind === 'global' ? `@${s.type}` : (s.paths?.[params.locale] ?? null),
+    parentId: s.parentId,
+    locale: params.locale,
+    tags: s.tags,
+    position: s.position,
+    publishedAt: s.publishedAt,
+    firstPublishedAt: s.firstPublishedAt,
+    alternates: s.paths,
+    content: {
+      id: `blk_${s.id.slice(4)}`,
+      type: s.type,
+      fields: type ? renderFields(s.fields, type, ctx, only) : {},
+    },
+  };
+}
+
+function chainSlug(s: EntrySnapshot, chain: readonly string[]): string | undefined {
+  for (const code of chain) if (s.slugs[code] !== undefined) return s.slugs[code];
+  return undefined;
+}

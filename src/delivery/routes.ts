@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { deliveryAuth, preflight } from '../auth/delivery-auth.js';
+import type { TokenCache } from '../auth/token-cache.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { notFound } from '../server/errors.js';
+import { getAsset } from '../store/authoring-repo.js';
+import {
+  type DeliveryDeps,
+  entryById,
+  entryByPath,
+  globalByKey,
+  globalsByKeys,
+  loadSpace,
+  openScope,
+  type Scope,
+  spaceStatus,
+} from './delivery-service.js';
+import { COMMON_PARAMS, rejectUnknown, single } from './params.js';
+
+type Params = { spaceId: string };
+type Query = Record<string, unknown>;
+
+/** spec 1.2 and 4.1: pinned responses are immutable; previews are never cached. */
+function cacheHeaders(reply: FastifyReply, scope: Scope): void {
+  if (scope.view.mode !== 'published') reply.header('cache-control', 'private, no-store');
+  else if (scope.pinned) reply.header('cache-control', 'public, max-age=31536000, immutable');
+  else reply.header('cache-control', 'public, max-age=10, stale-while-revalidate=60');
+  reply.header('x-folio-cv', String(scope.view.cv));
+}
+
+/** The public delivery API under /v1/<spaceId> (spec 4.2). Handlers parse, call the service, set headers. */
+export async function deliveryRoutes(
+  app: FastifyInstance,
+  opts: { deps: DeliveryDeps; tokens: TokenCache; blobs: BlobStore },
+): Promise<void> {
+  const { deps } = opts;
+  app.options('/v1/:spaceId/*', (request, reply) => preflight(request, reply));
+
+  // Asset files are public by unguessable id, like any CDN image URL; <img> tags cannot send tokens.
+  app.get<{ Params: Params & { assetId: string; filename: string } }>(
+    '/v1/:spaceId/assets/:assetId/:filename',
+    async (request, reply) => {
+      const asset = await getAsset(deps.store, request.params.spaceId, request.params.assetId);
+      const blob = asset ? await opts.blobs.get(asset.blobKey) : null;
+      if (!asset || !blob) throw notFound('Asset not found.');
+      return reply
+        .header('content-type', asset.doc.mime)
+        .header('content-length', String(blob.size))
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(blob.stream);
+    },
+  );
+
+  await app.register(async (scoped) => {
+    scoped.decorateRequest('deliveryToken', null);
+    scoped.addHook('preHandler', deliveryAuth(opts.tokens));
+
+    scoped.get<{ Params: Params; Querystring: Query }>('/v1/:spaceId/status', async (request, reply) => {
+      rejectUnknown(request.query, []);
+      const space = await loadSpace(deps, request.params.spaceId);
+      reply.header('cache-control', 'no-cache');
+      return spaceStatus(space);
+    });
+
+    // The home page is /entries/by-path/ (the router drops the trailing slash, so the bare route serves it).
+    const byPath = async (
+      request: FastifyRequest<{ Params: Params & { '*'?: string }; Querystring: Query }>,
+      reply: FastifyReply,
+    ) => {
+      rejectUnknown(request.query, COMMON_PARAMS);
+      const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
+      const body = await entryByPath(deps, scope, `/${request.params['*'] ?? ''}`);
+      cacheHeaders(reply, scope);
+      return body;
+    };
+    scoped.get('/v1/:spaceId/entries/by-path/*', byPath);
+    scoped.get('/v1/:spaceId/entries/by-path', byPath);
+
+    scoped.get<{ Params: Params & { id: string }; Querystring: Query }>(
+      '/v1/:spaceId/entries/:id',
+      async (request, reply) => {
+        rejectUnknown(request.query, COMMON_PARAMS);
+        const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
+        const body = await entryById(deps, scope, request.params.id);
+        cacheHeaders(reply, scope);
+        return body;
+      },
+    );
+
+    scoped.get<{ Params: Params & { key: string }; Querystring: Query }>(
+      '/v1/:spaceId/globals/:key',
+      async (request, reply) => {
+        rejectUnknown(request.query, COMMON_PARAMS);
+        const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
+        const body = await globalByKey(deps, scope, request.params.key);
+        cacheHeaders(reply, scope);
+        return body;
+      },
+    );
+
+    scoped.get<{ Params: Params; Querystring: Query }>('/v1/:spaceId/globals', async (request, reply) => {
+      rejectUnknown(request.query, [...COMMON_PARAMS, 'keys']);
+      const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
+      const body = await globalsByKeys(deps, scope, single(request.query, 'keys'));
+      cacheHeaders(reply, scope);
+      return body;
+    });
+  });
+}

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export type StoreConfig =
+  { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; schema?: string };
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly store: StoreConfig;
+  readonly redisUrl: string | null;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Public base URL used in asset URLs and printed examples; defaults to http://<host>:<port>. */
+  readonly publicUrl: string;
+  /** When set, the first untrusted hop of X-Forwarded-For is the visitor (DESIGN.md decisions). */
+  readonly trustProxy: boolean | string;
+  /** Oldest published history kept, in cache versions behind the current one (DESIGN.md: pruning). */
+  readonly keepVersions: number;
+  /** Load the demo bundle when the store has no space (the embedded default). */
+  readonly demo: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads VAR, or the file named by VAR_FILE (for secrets mounted as files). */
+function read(env: Env, name: string): string | undefined {
+  const direct = env[name];
+  if (direct !== undefined && direct !== '') return direct;
+  const file = env[`${name}_FILE`];
+  if (file === undefined || file === '') return undefined;
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError(`${name}_FILE`, `names a file that cannot be read (${(err as Error).message})`);
+  }
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use one of ${protocols.join(', ')}, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Loads, validates and freezes the configuration once; fails fast naming the variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = resolve(read(env, 'DATA_DIR') ?? './data');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']) ?? null;
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const publicUrl = (
+    url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
+  ).replace(/\/+$/, '');
+  const trustRaw = read(env, 'TRUST_PROXY');
+  const trustProxy =
+    trustRaw === undefined || /^(0|false|no|off)$/i.test(trustRaw)
+      ? false
+      : /^(1|true|yes|on)$/i.test(trustRaw)
+        ? true
+        : trustRaw;
+  const store: StoreConfig = databaseUrl
+    ? { engine: 'postgres', url: databaseUrl }
+    : { engine: 'sqlite', file: resolve(dataDir, 'folio.sqlite') };
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    store,
+    redisUrl,
+    logLevel,
+    publicUrl,
+    trustProxy,
+    keepVersions: int(env, 'KEEP_VERSIONS', 1000, 1, 1_000_000_000),
+    demo: bool(env, 'FOLIO_DEMO', true),
+  });
+}

@@ -1,0 +1,191 @@
+import { type Expression, type SqlBool, sql, type Transaction } from 'kysely';
+import type { EntrySnapshot } from '../content/model.js';
+import { pathKey } from '../content/paths.js';
+import type { Store } from './open-store.js';
+import type { Database } from './schema.js';
+
+type Versioned = 'entry_versions' | 'doc_versions' | 'entry_paths';
+
+/** The one visibility rule of the published log: cv_from <= cv AND (cv_to IS NULL OR cv_to > cv). */
+function visibleAt(cv: number): Expression<SqlBool> {
+  return sql<SqlBool>`(cv_from <= ${cv} and (cv_to is null or cv_to > ${cv}))`;
+}
+
+// ---- reads at a cv -------------------------------------------------------------------------------------
+
+export async function readEntriesAt(
+  store: Store,
+  spaceId: string,
+  ids: readonly string[],
+  cv: number,
+): Promise<Map<string, EntrySnapshot>> {
+  const out = new Map<string, EntrySnapshot>();
+  if (ids.length === 0) return out;
+  const rows = await store.db
+    .selectFrom('entry_versions')
+    .select(['entry_id', 'doc'])
+    .where('space_id', '=', spaceId)
+    .where('entry_id', 'in', [...ids])
+    .where(visibleAt(cv))
+    .execute();
+  for (const row of rows) out.set(row.entry_id, store.dialect.parseJson<EntrySnapshot>(row.doc));
+  return out;
+}
+
+export async function readEntryIdByPathAt(
+  store: Store,
+  spaceId: string,
+  locale: string,
+  path: string,
+  cv: number,
+): Promise<string | null> {
+  const row = await store.db
+    .selectFrom('entry_paths')
+    .select('entry_id')
+    .where('space_id', '=', spaceId)
+    .where('locale', '=', locale)
+    .where('path_key', '=', pathKey(path))
+    .where(visibleAt(cv))
+    .orderBy('entry_id')
+    .executeTakeFirst();
+  return row?.entry_id ?? null;
+}
+
+/** Published entries of the given types at cv (globals: one per type), ordered by type then id. */
+export async function readEntriesOfTypesAt(
+  store: Store,
+  spaceId: string,
+  types: readonly string[],
+  cv: number,
+): Promise<EntrySnapshot[]> {
+  if (types.length === 0) return [];
+  const rows = await store.db
+    .selectFrom('entry_versions')
+    .select('doc')
+    .where('space_id', '=', spaceId)
+    .where('type', 'in', [...types])
+    .where(visibleAt(cv))
+    .orderBy('type')
+    .orderBy('entry_id')
+    .execute();
+  return rows.map((r) => store.dialect.parseJson<EntrySnapshot>(r.doc));
+}
+
+export async function readDocsAt<T>(
+  store: Store,
+  spaceId: string,
+  kind: string,
+  keys: readonly string[] | 'all',
+  cv: number,
+): Promise<Map<string, T>> {
+  let query = store.db
+    .selectFrom('doc_versions')
+    .select(['key', 'doc'])
+    .where('space_id', '=', spaceId)
+    .where('kind', '=', kind)
+    .where(visibleAt(cv));
+  if (keys !== 'all') {
+    if (keys.length === 0) return new Map();
+    query = query.where('key', 'in', [...keys]);
+  }
+  const rows = await query.orderBy('key').execute();
+  return new Map(rows.map((r) => [r.key, store.dialect.parseJson<T>(r.doc)]));
+}
+
+// ---- writes inside a publish transaction ---------------------------------------------------------------
+
+/** Closes the open version of a document at `cv`; a version opened at this same cv is simply removed. */
+async function closeOpen(
+  tx: Transaction<Database>,
+  table: Versioned,
+  match: Record<string, string>,
+  cv: number,
+): Promise<void> {
+  const where = sql.join(
+    Object.entries(match).map(([column, value]) => sql`${sql.ref(column)} = ${value}`),
+    sql` and `,
+  );
+  await sql`delete from ${sql.table(table)} where ${where} and cv_from = ${cv}`.execute(tx);
+  await sql`update ${sql.table(table)} set cv_to = ${cv} where ${where} and cv_to is null`.execute(tx);
+}
+
+export async function closeEntry(tx: Transaction<Database>, spaceId: string, entryId: string, cv: number) {
+  const match = { space_id: spaceId, entry_id: entryId };
+  await closeOpen(tx, 'entry_versions', match, cv);
+  await closeOpen(tx, 'entry_paths', match, cv);
+}
+
+export async function putEntryVersion(
+  tx: Transaction<Database>,
+  spaceId: string,
+  cv: number,
+  snapshot: EntrySnapshot,
+  typeKind: string,
+): Promise<void> {
+  await closeEntry(tx, spaceId, snapshot.id, cv);
+  await tx
+    .insertInto('entry_versions')
+    .values({
+      space_id: spaceId,
+      entry_id: snapshot.id,
+      cv_from: cv,
+      cv_to: null,
+      type: snapshot.type,
+      type_kind: typeKind,
+      parent_id: snapshot.parentId,
+      position: snapshot.position,
+      name: snapshot.name,
+      published_at: snapshot.publishedAt,
+      first_published_at: snapshot.firstPublishedAt,
+      doc: JSON.stringify(snapshot),
+    })
+    .execute();
+  // Folders have paths for the tree, but by-path only finds pages (a folder's start page owns its path).
+  if (snapshot.paths && typeKind !== 'folder') {
+    const rows = Object.entries(snapshot.paths).map(([locale, path]) => ({
+      space_id: spaceId,
+      locale,
+      path_key: pathKey(path),
+      entry_id: snapshot.id,
+      cv_from: cv,
+      cv_to: null,
+    }));
+    if (rows.length > 0) await tx.insertInto('entry_paths').values(rows).execute();
+  }
+}
+
+export async function closeDoc(
+  tx: Transaction<Database>,
+  spaceId: string,
+  kind: string,
+  key: string,
+  cv: number,
+) {
+  await closeOpen(tx, 'doc_versions', { space_id: spaceId, kind, key }, cv);
+}
+
+export async function putDocVersion(
+  tx: Transaction<Database>,
+  spaceId: string,
+  cv: number,
+  kind: string,
+  key: string,
+  doc: unknown,
+): Promise<void> {
+  await closeDoc(tx, spaceId, kind, key, cv);
+  await tx
+    .insertInto('doc_versions')
+    .values({ space_id: spaceId, kind, key, cv_from: cv, cv_to: null, doc: JSON.stringify(doc) })
+    .execute();
+}
+
+/**
+ * Forgets versions closed at or before `minCv` and records it as the oldest answerable cv
+ * (DESIGN.md: a pinned cv older than that answers a clear error, never different content).
+ */
+export async function pruneBefore(tx: Transaction<Database>, spaceId: string, minCv: number): Promise<void> {
+  for (const table of ['entry_versions', 'entry_paths', 'doc_versions'] as const) {
+    await tx.deleteFrom(table).where('space_id', '=', spaceId).where('cv_to', '<=', minCv).execute();
+  }
+  await tx.updateTable('spaces').set({ min_cv: minCv }).where('id', '=', spaceId).execute();
+}

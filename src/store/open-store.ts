@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { StoreConfig } from '../server/config.js';
+import type { StoreDialect } from './dialect/dialect.js';
+import { postgresDialect } from './dialect/postgres.js';
+import { sqliteDialect } from './dialect/sqlite.js';
+import { migrateToLatest } from './migrations.js';
+import type { Database } from './schema.js';
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: StoreDialect;
+  /** Checks the store answers (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Opens the configured engine and brings its schema up to date (migrations run on start). */
+export async function openStore(config: StoreConfig, options: { migrate?: boolean } = {}): Promise<Store> {
+  const store = config.engine === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
+  if (options.migrate !== false) await migrateToLatest(store.db as Kysely<unknown>, store.dialect);
+  return store;
+}
+
+function openSqlite(file: string): Store {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new BetterSqlite3(file);
+  // WAL lets readers run beside the single writer; NORMAL is durable across process crashes in WAL mode.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: sqliteDialect,
+    async ping() {
+      database.prepare('select 1').get();
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>): Promise<Store> {
+  const schema = config.schema;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
+  if (schema !== undefined) {
+    const admin = new pg.Client({ connectionString: config.url });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  // An idle client's error (server restart) must not crash the process; the pool replaces the client.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: postgresDialect,
+    async ping() {
+      const client = await pool.connect();
+      try {
+        await client.query('select 1');
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'folio.js');
+
+function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const servers: ChildProcess[] = [];
+afterAll(() => {
+  for (const s of servers) s.kill('SIGKILL');
+});
+
+/** Starts `folio serve` on a free port and resolves with the base URL it prints. */
+function serve(
+  env: Record<string, string>,
+): Promise<{ base: string; output: () => string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' },
+    });
+    servers.push(child);
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
+    child.stderr.on('data', (d) => (out += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /serving (http:\/\/[\d.:]+)/.exec(out);
+      if (m?.[1] && /\n\s*$/.test(out) && (!out.includes('Demo space') || out.includes('draft=1'))) {
+        clearTimeout(timer);
+        resolve({ base: m[1], output: () => out, child });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+}
+
+describe('the folio CLI', () => {
+  it('rejects a bad bundle with a non-zero exit naming the JSON path, and writes nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    const dir = await fixtureDir();
+    const bad = fixtureBundle() as { entries: { fields: Record<string, unknown> }[] };
+    bad.entries[0]!.fields.title = 42;
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify(bad));
+    const r = await run(['import', join(dir, 'bad.json')], { DATA_DIR: dataDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('entries[0].fields.title');
+    const missing = await run(['import', join(dir, 'nope.json')], { DATA_DIR: dataDir });
+    expect(missing.code).toBe(1);
+  });
+
+  it('imports, creates a token, serves the imported space, and exports it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    const dir = await fixtureDir();
+    writeFileSync(join(dir, 'b.json'), JSON.stringify(fixtureBundle()));
+    const imported = await run(['import', join(dir, 'b.json')], { DATA_DIR: dataDir });
+    expect(imported.stdout).toContain('Imported spc_test');
+    expect(imported.code).toBe(0);
+    const again = await run(['import', join(dir, 'b.json')], { DATA_DIR: dataDir });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('--replace');
+    expect((await run(['import', join(dir, 'b.json'), '--replace'], { DATA_DIR: dataDir })).code).toBe(0);
+
+    const token = await run(
+      ['token', 'create', '--space', 'spc_test', '--kind', 'public', '--origin', 'https://a.example'],
+      { DATA_DIR: dataDir },
+    );
+    expect(token.code).toBe(0);
+    const created = token.stdout.trim();
+    expect(created).toMatch(/^folio_pub_[A-Za-z0-9]{32}$/);
+    expect(
+      (await run(['token', 'create', '--space', 'spc_test', '--kind', 'root'], { DATA_DIR: dataDir })).code,
+    ).toBe(2);
+
+    const { base, child } = await serve({ DATA_DIR: dataDir });
+    const res = await fetch(`${base}/v1/spc_test/entries/by-path/ueber-uns?locale=de&token=${TOKENS.public}`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { entry: { path: string } }).entry.path).toBe('/ueber-uns');
+    const viaNew = await fetch(`${base}/v1/spc_test/status`, {
+      headers: { authorization: `Bearer ${created}`, origin: 'https://b.example' },
+    });
+    expect(viaNew.status).toBe(403);
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+
+    const out = mkdtempSync(join(tmpdir(), 'folio-export-'));
+    const exported = await run(['export', 'spc_test', out], { DATA_DIR: dataDir });
+    expect(exported.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8')).space.id).toBe('spc_test');
+  });
+
+  it('serves the demo space on an empty data dir and prints tokens and working examples', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    const { output, child } = await serve({ DATA_DIR: dataDir });
+    const text = output();
+    const token = /public token:\s+(folio_pub_\w+)/.exec(text)?.[1];
+    expect(token).toBeDefined();
+    const urls = [...text.matchAll(/curl -s (?:-H 'Authorization: Bearer (\S+)' )?'([^']+)'/g)];
+    expect(urls).toHaveLength(3);
+    for (const [, bearer, url] of urls) {
+      const res = await fetch(url ?? '', bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {});
+      expect([url, res.status]).toEqual([url, 200]);
+    }
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    // A second start prints the same tokens and does not import again.
+    const second = await serve({ DATA_DIR: dataDir });
+    expect(second.output()).toContain(token);
+    second.child.kill('SIGTERM');
+  });
+});
