@@ -9,7 +9,7 @@ import {
   readEntryIdByPathAt,
   pruneBefore,
 } from '../src/store/log-repo.js';
-import { migrateToLatest } from '../src/store/migrations.js';
+import { migrateToLatest } from '../src/store/migrations/index.js';
 import { getSpace, withPublish } from '../src/store/spaces-repo.js';
 import { findTokenByHash, insertToken } from '../src/store/tokens-repo.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { deliveryAuth, preflight } from '../auth/delivery-auth.js';
-import type { TokenCache } from '../auth/token-cache.js';
-import type { BlobStore } from '../blobs/blob-store.js';
+import type { AppServices } from '../server/app.js';
 import { notFound } from '../server/errors.js';
 import { getAsset } from '../store/authoring-repo.js';
 import {
@@ -29,11 +28,9 @@ function cacheHeaders(reply: FastifyReply, scope: Scope): void {
 }
 
 /** The public delivery API under /v1/<spaceId> (spec 4.2). Handlers parse, call the service, set headers. */
-export async function deliveryRoutes(
-  app: FastifyInstance,
-  opts: { deps: DeliveryDeps; tokens: TokenCache; blobs: BlobStore },
-): Promise<void> {
-  const { deps } = opts;
+export async function deliveryRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const { services } = opts;
+  const deps: DeliveryDeps = { store: services.store, publicUrl: services.config.publicUrl };
   app.options('/v1/:spaceId/*', (request, reply) => preflight(request, reply));
 
   // Asset files are public by unguessable id, like any CDN image URL; <img> tags cannot send tokens.
@@ -41,7 +38,7 @@ export async function deliveryRoutes(
     '/v1/:spaceId/assets/:assetId/:filename',
     async (request, reply) => {
       const asset = await getAsset(deps.store, request.params.spaceId, request.params.assetId);
-      const blob = asset ? await opts.blobs.get(asset.blobKey) : null;
+      const blob = asset ? await services.blobs.get(asset.blobKey) : null;
       if (!asset || !blob) throw notFound('Asset not found.');
       return reply
         .header('content-type', asset.doc.mime)
@@ -55,7 +52,7 @@ export async function deliveryRoutes(
 
   await app.register(async (scoped) => {
     scoped.decorateRequest('deliveryToken', null);
-    scoped.addHook('preHandler', deliveryAuth(opts.tokens));
+    scoped.addHook('preHandler', deliveryAuth(services.tokens));
 
     scoped.get<{ Params: Params; Querystring: Query }>('/v1/:spaceId/status', async (request, reply) => {
       rejectUnknown(request.query, []);

@@ -12,24 +12,26 @@ export interface AppDeps {
   blobs: BlobStore;
 }
 
+/** What every route plugin gets: the opened resources and the shared token lookup. */
+export interface AppServices extends AppDeps {
+  tokens: TokenCache;
+}
+
 /** Builds the HTTP app on top of opened resources; the caller owns (and closes) the store. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy,
     bodyLimit: 64 * 1024,
-    // Query strings are bounded too; a delivery URL never needs more.
     maxParamLength: 2048,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
   });
   registerErrorHandlers(app);
-  const tokens = new TokenCache(deps.store);
+  const services: AppServices = { ...deps, tokens: new TokenCache(deps.store) };
   app.get('/healthz', async () => ({ ok: true }));
-  await app.register(deliveryRoutes, {
-    deps: { store: deps.store, publicUrl: deps.config.publicUrl },
-    tokens,
-    blobs: deps.blobs,
-  });
+
+  // Route plugins, one per domain; each registers its own hooks in its own scope.
+  await app.register(deliveryRoutes, { services });
   return app;
 }

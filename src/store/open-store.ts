@@ -7,12 +7,28 @@ import type { StoreConfig } from '../server/config.js';
 import type { StoreDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
-import { migrateToLatest } from './migrations.js';
+import { migrateToLatest } from './migrations/index.js';
 import type { Database } from './schema.js';
+
+/** Called after a publish commits, in this process (the cv fan-out carries it to other instances). */
+export type PublishListener = (spaceId: string, cv: number) => void;
+
+export class PublishSignal {
+  private readonly listeners = new Set<PublishListener>();
+  on(listener: PublishListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  emit(spaceId: string, cv: number): void {
+    for (const l of this.listeners) l(spaceId, cv);
+  }
+}
 
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: StoreDialect;
+  /** Every committed publish (cv bump) of this process. */
+  readonly published: PublishSignal;
   /** Checks the store answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -39,6 +55,7 @@ function openSqlite(file: string): Store {
   return {
     db,
     dialect: sqliteDialect,
+    published: new PublishSignal(),
     async ping() {
       database.prepare('select 1').get();
     },
@@ -71,6 +88,7 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
   return {
     db,
     dialect: postgresDialect,
+    published: new PublishSignal(),
     async ping() {
       const client = await pool.connect();
       try {

@@ -120,4 +120,21 @@ export interface Database {
   assets: AssetsTable;
   docs: DocsTable;
   doc_versions: DocVersionsTable;
+  outbox: OutboxTable;
+}
+
+export interface OutboxTable {
+  id: string;
+  space_id: string;
+  /** What runs it: `event` (fans out to webhooks), `email`, `chat`, `webhook`, … */
+  kind: string;
+  payload: JsonColumn;
+  status: 'pending' | 'done' | 'dead';
+  attempts: number;
+  run_at: string;
+  locked_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -47,11 +47,13 @@ export async function withPublish<T>(
   spaceId: string,
   work: (tx: Transaction<Database>, cv: number) => Promise<T>,
 ): Promise<{ cv: number; result: T }> {
-  return store.db.transaction().execute(async (tx) => {
+  const out = await store.db.transaction().execute(async (tx) => {
     const cv = await bumpCv(tx, spaceId);
     const result = await work(tx, cv);
     return { cv, result };
   });
+  store.published.emit(spaceId, out.cv);
+  return out;
 }
 
 /** Increments the space's cv inside a transaction and returns the new value. */

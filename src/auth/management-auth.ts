@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FolioError } from '../server/errors.js';
+import type { TokenRow } from '../store/tokens-repo.js';
+import type { TokenCache } from './token-cache.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The management token that authenticated this request (management routes only). */
+    managementToken: TokenRow | null;
+  }
+}
+
+/**
+ * Authenticates the management API under /v1/spaces/<spaceId>/… (spec 4.5; its auth is "not shown"): a
+ * `folio_mgt_` token of that space in `Authorization: Bearer`, never in a URL. Register with
+ * `app.decorateRequest('managementToken', null)` and `addHook('preHandler', managementAuth(tokens))` in the
+ * management plugin's scope.
+ */
+export function managementAuth(tokens: TokenCache) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const spaceId = (request.params as { spaceId?: string }).spaceId;
+    const header = request.headers.authorization;
+    const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!m?.[1])
+      throw new FolioError('unauthorized', 'A management token is required: Authorization: Bearer <token>.');
+    const token = await tokens.find(m[1]);
+    if (!token || token.spaceId !== spaceId)
+      throw new FolioError('unauthorized', 'The token is not valid for this space.');
+    if (token.kind !== 'management') {
+      throw new FolioError('forbidden', 'This operation needs a management token.');
+    }
+    request.managementToken = token;
+  };
+}
+
+export type { FastifyReply };

@@ -1,0 +1,60 @@
+import { newId } from '../lib/ids.js';
+import type { Queryable } from '../store/spaces-repo.js';
+
+export interface NewJob {
+  spaceId: string;
+  kind: string;
+  payload: unknown;
+  /** When the job may run first; default now. */
+  runAt?: Date;
+  /** A stable id (for idempotent enqueueing); default a new `evt_` id. */
+  id?: string;
+}
+
+/** Writes a job in the caller's transaction: it exists exactly when the change that caused it commits. */
+export async function enqueueJob(db: Queryable, job: NewJob): Promise<string> {
+  const now = new Date().toISOString();
+  const id = job.id ?? newId('evt');
+  await db
+    .insertInto('outbox')
+    .values({
+      id,
+      space_id: job.spaceId,
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      status: 'pending',
+      attempts: 0,
+      run_at: (job.runAt ?? new Date()).toISOString(),
+      locked_until: null,
+      locked_by: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** The webhook-visible events of spec 6 (and the ones Folio adds). */
+export type EventType = 'form.submitted' | 'menu.updated' | 'redirect.updated' | (string & {});
+
+export interface EventPayload {
+  /** Stable event id: the `webhook-id` of every delivery of this event, so receivers can deduplicate. */
+  id: string;
+  type: EventType;
+  spaceId: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+/** Enqueues a domain event; the job runner fans it out to the space's webhook endpoints. */
+export async function enqueueEvent(
+  db: Queryable,
+  spaceId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+): Promise<EventPayload> {
+  const event: EventPayload = { id: newId('evt'), type, spaceId, createdAt: new Date().toISOString(), data };
+  await enqueueJob(db, { spaceId, kind: 'event', payload: event, id: event.id });
+  return event;
+}
