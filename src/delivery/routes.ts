@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { deliveryAuth, preflight } from '../auth/delivery-auth.js';
+import { preflight } from '../auth/delivery-auth.js';
 import type { AppServices } from '../server/app.js';
 import { notFound } from '../server/errors.js';
 import { getAsset } from '../store/authoring-repo.js';
@@ -50,9 +50,11 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
     },
   );
 
+  // Public reads: the delivery pipeline (auth, limits, cache) runs for routes marked `delivery: 'read'`.
   await app.register(async (scoped) => {
-    scoped.decorateRequest('deliveryToken', null);
-    scoped.addHook('preHandler', deliveryAuth(services.tokens));
+    scoped.addHook('onRoute', (route) => {
+      route.config = { ...route.config, delivery: 'read' };
+    });
 
     scoped.get<{ Params: Params; Querystring: Query }>('/v1/:spaceId/status', async (request, reply) => {
       rejectUnknown(request.query, []);

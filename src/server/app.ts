@@ -3,7 +3,9 @@ import { TokenCache } from '../auth/token-cache.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { deliveryRoutes } from '../delivery/routes.js';
 import type { Store } from '../store/open-store.js';
+import { loadMasterKey } from '../store/secrets-repo.js';
 import type { Config } from './config.js';
+import { deliveryPipeline } from './delivery-pipeline.js';
 import { registerErrorHandlers } from './error-handler.js';
 
 export interface AppDeps {
@@ -12,9 +14,11 @@ export interface AppDeps {
   blobs: BlobStore;
 }
 
-/** What every route plugin gets: the opened resources and the shared token lookup. */
+/** What every route plugin gets: the opened resources, the shared token lookup and the master key. */
 export interface AppServices extends AppDeps {
   tokens: TokenCache;
+  /** Derive per-purpose keys with `deriveKey(masterKey, 'cursor')` (src/store/secrets-repo.ts). */
+  masterKey: Buffer;
 }
 
 /** Builds the HTTP app on top of opened resources; the caller owns (and closes) the store. */
@@ -28,10 +32,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
   });
   registerErrorHandlers(app);
-  const services: AppServices = { ...deps, tokens: new TokenCache(deps.store) };
+  const services: AppServices = {
+    ...deps,
+    tokens: new TokenCache(deps.store),
+    masterKey: await loadMasterKey(deps.store, deps.config.secret),
+  };
   app.get('/healthz', async () => ({ ok: true }));
 
-  // Route plugins, one per domain; each registers its own hooks in its own scope.
+  await app.register(deliveryPipeline, { services });
+
+  // Route plugins, one per domain. Public reads mark their routes `config: { delivery: 'read' }`.
   await app.register(deliveryRoutes, { services });
   return app;
 }

@@ -19,6 +19,8 @@ export interface Config {
   readonly keepVersions: number;
   /** Load the demo bundle when the store has no space (the embedded default). */
   readonly demo: boolean;
+  /** Master key for signing (cursors, URLs) and keyed hashes; default: a key generated once in the store. */
+  readonly secret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +78,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function secret(env: Env): string | null {
+  const raw = read(env, 'FOLIO_SECRET');
+  if (raw === undefined) return null;
+  if (raw.length < 32) throw new ConfigError('FOLIO_SECRET', 'must be at least 32 characters');
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Loads, validates and freezes the configuration once; fails fast naming the variable. */
@@ -113,5 +122,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     keepVersions: int(env, 'KEEP_VERSIONS', 1000, 1, 1_000_000_000),
     demo: bool(env, 'FOLIO_DEMO', true),
+    secret: secret(env),
   });
 }

@@ -121,6 +121,7 @@ export interface Database {
   docs: DocsTable;
   doc_versions: DocVersionsTable;
   outbox: OutboxTable;
+  secrets: SecretsTable;
 }
 
 export interface OutboxTable {
@@ -137,4 +138,9 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface SecretsTable {
+  name: string;
+  value: string;
 }

@@ -24,4 +24,11 @@ export async function up0002Outbox(db: Kysely<unknown>, dialect: StoreDialect): 
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('outbox_due').on('outbox').columns(['status', 'run_at']).execute();
+  // Keys generated once per installation and shared by every instance through the store (cursor and URL
+  // signing, visitor hashing); FOLIO_SECRET overrides.
+  await db.schema
+    .createTable('secrets')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
 }

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { deliveryAuth } from '../auth/delivery-auth.js';
+import type { AppServices } from './app.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Marks a public delivery route under /v1/<spaceId>: `'read'` for GETs (authenticated, rate limited per
+     * token, cached per cv), `'form'` for form posts (authenticated; their own limits, never cached).
+     */
+    delivery?: 'read' | 'form';
+  }
+}
+
+export type DeliveryStage = (request: FastifyRequest, reply: FastifyReply) => Promise<void | FastifyReply>;
+
+/**
+ * The pipeline every public delivery request passes (DESIGN.md picture): auth → rate limit → cache. It is one
+ * root-level hook so routes of every domain (entries, lists, menus, forms) get it by marking their route
+ * `config: { delivery: 'read' }`. Later stages are added with `app.addDeliveryStage(stage)`, in order.
+ */
+export const deliveryPipeline = fp(
+  async (app: FastifyInstance, opts: { services: AppServices }) => {
+    const stages: DeliveryStage[] = [deliveryAuth(opts.services.tokens)];
+    app.decorate('addDeliveryStage', (stage: DeliveryStage) => {
+      stages.push(stage);
+    });
+    app.decorateRequest('deliveryToken', null);
+    app.addHook('preHandler', async (request, reply) => {
+      if (!request.routeOptions.config.delivery) return;
+      for (const stage of stages) {
+        await stage(request, reply);
+        if (reply.sent) return reply;
+      }
+      return undefined;
+    });
+  },
+  { name: 'delivery-pipeline' },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    addDeliveryStage(stage: DeliveryStage): void;
+  }
+}
