@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { TokenCache } from '../auth/token-cache.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { deliveryRoutes } from '../delivery/routes.js';
@@ -27,9 +27,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy,
     bodyLimit: 64 * 1024,
-    maxParamLength: 2048,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
+    // Per-request logs only at debug and trace: at info a busy instance would log every cache hit.
+    logController: new LogController({
+      disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    }),
   });
   registerErrorHandlers(app);
   const services: AppServices = {

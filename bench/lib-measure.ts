@@ -1,0 +1,45 @@
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One GET over a kept-alive socket; resolves with the status after the whole body arrived. */
+export function get(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export interface Latency {
+  n: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+/** Sequential requests (one in flight): latency as a client sees it, in milliseconds. */
+export async function measure(urls: string[], headers: Record<string, string> = {}): Promise<Latency> {
+  const times: number[] = [];
+  for (const url of urls) {
+    const t0 = performance.now();
+    const status = await get(url, headers);
+    times.push(performance.now() - t0);
+    if (status !== 200) throw new Error(`${url} answered ${status}`);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  return {
+    n: times.length,
+    p50: at(0.5),
+    p99: at(0.99),
+    mean: times.reduce((a, b) => a + b, 0) / times.length,
+  };
+}
+
+export const fmt = (l: Latency): string =>
+  `p50 ${l.p50.toFixed(2)} ms  p99 ${l.p99.toFixed(2)} ms  mean ${l.mean.toFixed(2)} ms  (n=${l.n})`;
