@@ -1,0 +1,89 @@
+// Authoring forms through the management API (spec 4.5, 2.10–2.12, 3.4): validate with precise JSON paths,
+// then store and publish in one transaction (saving a form bumps cv).
+
+import { FolioError, notFound } from '../server/errors.js';
+import type { Store } from '../store/open-store.js';
+import { getSpace, withPublish, type SpaceRow } from '../store/spaces-repo.js';
+import { hasUnstorableText } from './controls.js';
+import { invalid } from '../management/context.js';
+import { validateFormDefinition } from './definition/index.js';
+import {
+  deleteAuthoredForm,
+  listKeysAt,
+  publishForm,
+  unpublishForm,
+  upsertAuthoredForm,
+} from './forms-repo.js';
+import type { FormDefinition } from './rules/index.js';
+
+async function spaceOf(store: Store, spaceId: string): Promise<SpaceRow> {
+  const space = await getSpace(store, spaceId);
+  if (!space) throw notFound(`Space "${spaceId}" not found.`);
+  return space;
+}
+
+/** Checks a definition against the space (its locales and published option lists). */
+export async function checkDefinition(
+  store: Store,
+  space: SpaceRow,
+  input: unknown,
+): Promise<FormDefinition> {
+  // PostgreSQL's text and jsonb reject NUL and unpaired surrogates: refuse them here instead of failing there.
+  if (hasUnstorableText(input)) {
+    const message = 'must not contain NUL characters or unpaired surrogates';
+    throw invalid('form definition', [{ path: '', message }]);
+  }
+  const result = validateFormDefinition(input, {
+    listKeys: await listKeysAt(store, space.id, space.cv),
+    locales: space.settings.locales.map((l) => l.code),
+  });
+  if (result.ok) return result.form;
+  throw invalid('form definition', result.errors);
+}
+
+export interface SaveResult {
+  form: FormDefinition;
+  cv: number;
+  created: boolean;
+}
+
+/**
+ * `create` fails with 409 when the key exists; `replace` creates or replaces the form at `key` (the body's key,
+ * when given, must be the same). The existence check runs inside the publish transaction, whose cv bump locks
+ * the space row, so two creates of one key cannot both succeed.
+ */
+export async function saveForm(
+  store: Store,
+  spaceId: string,
+  input: unknown,
+  mode: { kind: 'create' } | { kind: 'replace'; key: string },
+): Promise<SaveResult> {
+  const space = await spaceOf(store, spaceId);
+  let body = input;
+  if (mode.kind === 'replace' && typeof input === 'object' && input !== null && !Array.isArray(input)) {
+    const given = (input as Record<string, unknown>).key;
+    if (given !== undefined && given !== mode.key) {
+      throw invalid('form definition', [{ path: 'key', message: `must be "${mode.key}" (the URL's key)` }]);
+    }
+    body = { ...input, key: mode.key };
+  }
+  const form = await checkDefinition(store, space, body);
+  const { cv, result } = await withPublish(store, space.id, async (tx, cv) => {
+    const existed = await upsertAuthoredForm(tx, space.id, form, new Date().toISOString());
+    if (existed && mode.kind === 'create')
+      throw new FolioError('conflict', `Form "${form.key}" already exists.`);
+    await publishForm(tx, space.id, cv, form);
+    return !existed;
+  });
+  return { form, cv, created: result };
+}
+
+/** Deletes a form (a publish: entries' form fields then deliver `definition: null`). Submissions stay. */
+export async function deleteForm(store: Store, spaceId: string, key: string): Promise<{ cv: number }> {
+  const space = await spaceOf(store, spaceId);
+  const { cv } = await withPublish(store, space.id, async (tx, cv) => {
+    if (!(await deleteAuthoredForm(tx, space.id, key))) throw notFound(`Form "${key}" not found.`);
+    await unpublishForm(tx, space.id, key, cv);
+  });
+  return { cv };
+}

@@ -1,0 +1,173 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { rejectUnknown } from '../delivery/params.js';
+import type { AppServices } from '../server/app.js';
+import { toFolioError } from '../server/error-handler.js';
+import { FolioError } from '../server/errors.js';
+import { deriveKey } from '../store/secrets-repo.js';
+import { registerSubmissionParsers, type SubmissionBody } from './body-parsers.js';
+import { formByKey } from './deliver-service.js';
+import { FormSource } from './form-source.js';
+import { type Kv, MemoryKv, RedisKv } from './kv.js';
+import { FormLimits } from './rate-limits.js';
+import {
+  HTML_PAGE_HEADERS,
+  errorRedirect,
+  htmlPage,
+  isPlainHtmlPost,
+  successRedirect,
+  wantsHtmlPage,
+} from './respond.js';
+import { type SubmitDeps, submitForm } from './submit.js';
+import { TurnstileVerifier } from './turnstile.js';
+import { VisitorKeys } from './visitor.js';
+
+type Params = { spaceId: string; key: string };
+type Query = Record<string, unknown>;
+
+function header(request: FastifyRequest, name: 'referer' | 'user-agent'): string | null {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : null;
+}
+
+function openKv(services: AppServices, app: FastifyInstance): Kv {
+  const url = services.config.redisUrl;
+  if (url === null) return new MemoryKv();
+  // Short timeouts: a slow Redis must not hold submissions (limits fail open, Turnstile fails closed).
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1000,
+    commandTimeout: 500,
+    enableAutoPipelining: true,
+  });
+  redis.on('error', (err) => app.log.warn({ err }, 'forms: redis error'));
+  return new RedisKv(redis, `${services.config.redisPrefix}forms:`);
+}
+
+/**
+ * The public form endpoints under /v1/<spaceId> (spec 4.4): the definition (a delivery read, cached per cv by the
+ * pipeline) and submissions (authenticated by the pipeline, limited per visitor and form, never cached).
+ */
+export async function formRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const { services } = opts;
+  const { config, store, masterKey } = services;
+  const clock = services.clock ?? (() => new Date());
+  const kv = openKv(services, app);
+  app.addHook('onClose', async () => kv.close());
+  const warn = (what: string) => (err: unknown) => app.log.warn({ err }, `forms: ${what}`);
+
+  const forms = new FormSource(store);
+  const visitors = new VisitorKeys(masterKey);
+  const limits = new FormLimits(
+    kv,
+    { perVisitor: config.rateLimitVisitorPerMinute, perForm: config.rateLimitFormPerMinute },
+    deriveKey(masterKey, 'form-limits'),
+    warn('rate limit store unavailable, limits skipped'),
+  );
+  const deps: SubmitDeps = {
+    store,
+    forms,
+    turnstile: new TurnstileVerifier({
+      verifyUrl: config.turnstileVerifyUrl,
+      timeoutMs: config.turnstileTimeoutMs,
+      kv,
+      hashKey: deriveKey(masterKey, 'turnstile'),
+      onError: warn('turnstile verification failed'),
+    }),
+  };
+
+  app.get<{ Params: Params; Querystring: Query }>(
+    '/v1/:spaceId/forms/:key',
+    { config: { delivery: 'read' } },
+    async (request, reply) => {
+      rejectUnknown(request.query, ['locale', 'cv']);
+      const { body, pinned } = await formByKey(forms, store, {
+        spaceId: request.params.spaceId,
+        key: request.params.key,
+        query: request.query,
+        now: clock(),
+      });
+      reply.header(
+        'cache-control',
+        pinned ? 'public, max-age=31536000, immutable' : 'public, max-age=10, stale-while-revalidate=60',
+      );
+      reply.header('x-folio-cv', String(body.cv));
+      return body;
+    },
+  );
+
+  // spec 8: per visitor (submissions and uploads together) and per form; runs after the pipeline's auth.
+  const limit = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<void> => {
+    const { spaceId, key } = request.params;
+    const byVisitor = await limits.visitor(spaceId, visitors.of(request.ip));
+    const outcome = byVisitor.ok ? await limits.form(spaceId, key) : byVisitor;
+    if (outcome.ok) return;
+    reply.header('retry-after', String(outcome.retryAfterSeconds));
+    throw new FolioError('rate_limited', `Too many submissions; retry in ${outcome.retryAfterSeconds} s.`);
+  };
+
+  await app.register(async (scope) => {
+    registerSubmissionParsers(scope);
+    scope.setErrorHandler(submissionErrorHandler);
+    scope.post<{ Params: Params; Querystring: Query }>(
+      '/v1/:spaceId/forms/:key/submissions',
+      { config: { delivery: 'form' }, preHandler: limit },
+      async (request, reply) => {
+        rejectUnknown(request.query, []);
+        const body = request.body as SubmissionBody | undefined;
+        if (!body) {
+          throw new FolioError(
+            'unsupported_media_type',
+            'Send JSON, application/x-www-form-urlencoded or multipart/form-data.',
+          );
+        }
+        const result = await submitForm(deps, {
+          spaceId: request.params.spaceId,
+          formKey: request.params.key,
+          body: body.values,
+          referer: header(request, 'referer'),
+          userAgent: header(request, 'user-agent'),
+          remoteIp: request.ip,
+          now: clock(),
+        });
+        reply.header('cache-control', 'no-store');
+        if (isPlainHtmlPost(request)) {
+          const target = successRedirect(body, request.deliveryToken?.origins ?? []);
+          if (target !== null) return reply.redirect(target, 303);
+          if (wantsHtmlPage(request)) {
+            return reply
+              .headers(HTML_PAGE_HEADERS)
+              .send(htmlPage({ title: 'Thank you', message: result.successMessage }));
+          }
+        }
+        return result;
+      },
+    );
+  });
+}
+
+/**
+ * Errors of a submission answer like every error (spec 7.1), except for plain HTML posts: a 303 back to the
+ * site with `?error=<code>` where the token allows it, else a minimal HTML page for browser navigations.
+ */
+function submissionErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const folio = toFolioError(err);
+  if (folio.status >= 500) request.log.error({ err }, 'request failed');
+  reply.header('cache-control', 'no-store');
+  if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+  const body = request.body as SubmissionBody | undefined;
+  const origins = request.deliveryToken?.origins ?? [];
+  if (body !== undefined && isPlainHtmlPost(request)) {
+    const target = errorRedirect(body, header(request, 'referer'), origins, folio.code);
+    if (target !== null) return reply.redirect(target, 303);
+  }
+  if (wantsHtmlPage(request)) {
+    const fields = (folio.details?.fields ?? {}) as Record<string, { message?: string }>;
+    const items = Object.entries(fields).map(([key, e]) => `${key}: ${e.message ?? ''}`);
+    return reply
+      .status(folio.status)
+      .headers(HTML_PAGE_HEADERS)
+      .send(htmlPage({ title: 'The form was not sent', message: folio.message, items }));
+  }
+  return reply.status(folio.status).send(folio.toBody());
+}

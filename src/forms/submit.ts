@@ -1,0 +1,228 @@
+// The submission pipeline (spec 3.1, 3.2, 4.4 submission rules 1–3, 7.3): status → size → spam trap →
+// validation → Turnstile → one transaction (capacity, record, `form.submitted` event). No HTTP here: the route
+// parses the body and renders the outcome.
+
+import { defaultLocale, localeChain } from '../content/locales.js';
+import { enqueueEvent } from '../jobs/outbox-repo.js';
+import { newId } from '../lib/ids.js';
+import { FolioError, notFound } from '../server/errors.js';
+import type { Store } from '../store/open-store.js';
+import type { SpaceRow } from '../store/spaces-repo.js';
+import { currentSpace } from './current-space.js';
+import {
+  CONTROL_KEYS,
+  MAX_VALUES_BYTES,
+  controlString,
+  isTrapFilled,
+  rawFieldValues,
+  submissionPage,
+  userAgentOf,
+  valuesSize,
+  visitorLocale,
+} from './controls.js';
+import { DEFAULT_SUCCESS_MESSAGE, KEY_FORMAT, localizeField, resolveText } from './definition/index.js';
+import type { FormSource, LoadedForm } from './form-source.js';
+import { readFormCounts } from './forms-repo.js';
+import { DEFAULT_HONEYPOT, formStatus, statusErrorCode, validateSubmission } from './rules/index.js';
+import type { FormDefinition, SubmittedValue } from './rules/index.js';
+import {
+  type ConsentRecord,
+  type SubmissionRecord,
+  claimCapacity,
+  insertSubmission,
+  isUniqueViolation,
+} from './submissions-repo.js';
+import type { TurnstileVerifier } from './turnstile.js';
+
+const DAY = 86_400_000;
+/** spec 2.12 / 3.2 / 8. */
+const DEFAULT_RETENTION_DAYS = 365;
+const SPAM_RETENTION_DAYS = 30;
+
+export interface SubmitDeps {
+  store: Store;
+  forms: FormSource;
+  turnstile: TurnstileVerifier;
+}
+
+export interface SubmitRequest {
+  spaceId: string;
+  formKey: string;
+  body: Readonly<Record<string, unknown>>;
+  referer: string | null;
+  userAgent: string | null;
+  /** Used only for siteverify's `remoteip` (spec 2.13); never stored. */
+  remoteIp: string;
+  now: Date;
+}
+
+export interface SubmitResult {
+  ok: true;
+  successMessage: string;
+}
+
+interface Context {
+  space: SpaceRow;
+  form: LoadedForm;
+  locale: string;
+  chain: string[];
+  now: Date;
+}
+
+export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<SubmitResult> {
+  const space = await currentSpace(deps.store, req.spaceId);
+  const form =
+    space && KEY_FORMAT.test(req.formKey) ? await deps.forms.load(space.id, req.formKey, space.cv) : null;
+  if (!space || !form) throw notFound(`Form "${req.formKey}" not found.`);
+  const locale = visitorLocale(space.settings, controlString(req.body, CONTROL_KEYS.locale));
+  const ctx: Context = { space, form, locale, chain: localeChain(space.settings, locale), now: req.now };
+  const def = form.definition;
+  const settings = def.settings;
+
+  await checkStatus(deps.store, ctx);
+  if (valuesSize(req.body, def.fields) > MAX_VALUES_BYTES) {
+    throw new FolioError(
+      'submission_too_large',
+      `Submitted values add up to more than ${MAX_VALUES_BYTES} bytes.`,
+    );
+  }
+
+  const record = {
+    spaceId: space.id,
+    form: def.key,
+    page: submissionPage(req.body, req.referer),
+    locale,
+    userAgent: userAgentOf(req.userAgent),
+    createdAt: req.now.toISOString(),
+  };
+  // spec 3.2: a filled spam trap answers like a success; the submission is kept in the spam folder, uncounted.
+  if (isTrapFilled(req.body, settings.honeypot ?? DEFAULT_HONEYPOT)) {
+    await insertSubmission(deps.store.db, {
+      ...record,
+      id: newId('sub'),
+      folder: 'spam',
+      values: rawFieldValues(req.body, def.fields),
+      consent: {},
+      uniqueKey: null,
+      deleteAfter: new Date(req.now.getTime() + SPAM_RETENTION_DAYS * DAY).toISOString(),
+    });
+    return success(ctx);
+  }
+
+  const result = validateSubmission(form.checked, req.body, {
+    now: req.now,
+    timeZone: space.settings.timeZone,
+  });
+  if (!result.ok) {
+    throw new FolioError('validation_failed', 'Some fields are not valid.', {
+      details: { fields: { ...result.errors } },
+    });
+  }
+  // Verified after validation, so a typo does not spend the visitor's single-use token.
+  if (usesTurnstile(def)) {
+    const outcome = await deps.turnstile.verify(
+      settings.turnstileSecret ?? '',
+      controlString(req.body, CONTROL_KEYS.turnstile),
+      req.remoteIp,
+    );
+    if (!outcome.ok)
+      throw new FolioError('turnstile_failed', 'The challenge token is missing, used or invalid.');
+  }
+
+  const values = { ...result.values };
+  const unique = settings.uniqueField ? values[settings.uniqueField] : undefined;
+  const stored: SubmissionRecord = {
+    ...record,
+    id: newId('sub'),
+    folder: 'inbox',
+    values,
+    consent: consentWording(ctx, values),
+    uniqueKey: typeof unique === 'string' ? unique.toLowerCase() : null,
+    deleteAfter: new Date(
+      req.now.getTime() + (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY,
+    ).toISOString(),
+  };
+  await store(deps, ctx, stored);
+  return success(ctx);
+}
+
+function usesTurnstile(def: FormDefinition): boolean {
+  return Boolean(def.settings.turnstileSiteKey) && Boolean(def.settings.turnstileSecret);
+}
+
+/** spec 3.1: 409 when not open; the message is the form's closed message when it has one. */
+async function checkStatus(store: Store, ctx: Context): Promise<void> {
+  const settings = ctx.form.definition.settings;
+  const max = settings.maxSubmissions ?? null;
+  // The count matters only with a capacity; the transaction enforces it again without races.
+  const count =
+    max === null
+      ? 0
+      : ((await readFormCounts(store, ctx.space.id, [ctx.form.definition.key])).get(
+          ctx.form.definition.key,
+        ) ?? 0);
+  const code = statusErrorCode(formStatus(settings, { now: ctx.now, nonSpamCount: count }));
+  if (code !== null) throw new FolioError(code, closedMessage(ctx) ?? STATUS_MESSAGES[code]);
+}
+
+const STATUS_MESSAGES = {
+  form_not_open: 'This form is not open yet.',
+  form_closed: 'This form is closed.',
+  form_full: 'This form has reached its maximum number of submissions.',
+} as const;
+
+function closedMessage(ctx: Context): string | null {
+  // The chain of localeChain already ends at the default locale (spec 1 item 3).
+  return resolveText(ctx.form.definition.settings.closedMessage, ctx.chain);
+}
+
+function success(ctx: Context): SubmitResult {
+  const message = resolveText(ctx.form.definition.settings.successMessage, ctx.chain);
+  return { ok: true, successMessage: message ?? DEFAULT_SUCCESS_MESSAGE };
+}
+
+/** spec 2.10: the consent wording the visitor agreed to, in their language, for each consent given. */
+function consentWording(ctx: Context, values: Record<string, SubmittedValue>): Record<string, ConsentRecord> {
+  const out: Record<string, ConsentRecord> = {};
+  const defaultCode = defaultLocale(ctx.space.settings);
+  for (const field of ctx.form.definition.fields) {
+    if (field.type !== 'consent' || values[field.key] !== true) continue;
+    const shown = localizeField(field, {
+      localeChain: ctx.chain,
+      defaultLocale: defaultCode,
+      lists: ctx.form.lists,
+    });
+    out[field.key] = { label: shown.label ?? '', ...(shown.link ? { link: shown.link } : {}) };
+  }
+  return out;
+}
+
+/**
+ * One transaction: record, `form.submitted` event and capacity commit together (DESIGN.md "Forms"). The capacity
+ * is claimed last, so the counter row's lock is held only for the claim and the commit.
+ */
+async function store(deps: SubmitDeps, ctx: Context, record: SubmissionRecord): Promise<void> {
+  const max = ctx.form.definition.settings.maxSubmissions ?? null;
+  try {
+    await deps.store.db.transaction().execute(async (tx) => {
+      await insertSubmission(tx, record);
+      await enqueueEvent(tx, record.spaceId, 'form.submitted', {
+        form: record.form,
+        submissionId: record.id,
+        values: record.values,
+        locale: record.locale,
+        page: record.page,
+        submittedAt: record.createdAt,
+        cv: ctx.space.cv,
+      });
+      if (max !== null && !(await claimCapacity(tx, record.spaceId, record.form, max))) {
+        throw new FolioError('form_full', closedMessage(ctx) ?? STATUS_MESSAGES.form_full);
+      }
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      throw new FolioError('already_submitted', 'This address has already been used to submit this form.');
+    }
+    throw err;
+  }
+}
