@@ -9,6 +9,8 @@ export interface NewJob {
   runAt?: Date;
   /** A stable id (for idempotent enqueueing); default a new `evt_` id. */
   id?: string;
+  /** With a stable id: a job with this id already enqueued is kept, not an error (at-least-once fan-out). */
+  ignoreDuplicate?: boolean;
 }
 
 /** Writes a job in the caller's transaction: it exists exactly when the change that caused it commits. */
@@ -31,6 +33,7 @@ export async function enqueueJob(db: Queryable, job: NewJob): Promise<string> {
       created_at: now,
       updated_at: now,
     })
+    .$call((q) => (job.ignoreDuplicate ? q.onConflict((oc) => oc.column('id').doNothing()) : q))
     .execute();
   return id;
 }

@@ -1,0 +1,115 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Store } from '../store/open-store.js';
+
+/** A job a worker holds a lease on. */
+export interface ClaimedJob {
+  id: string;
+  spaceId: string;
+  kind: string;
+  payload: unknown;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  createdAt: string;
+}
+
+/**
+ * PostgreSQL lets concurrent workers pass over rows another one is claiming (`FOR UPDATE SKIP LOCKED`); on
+ * SQLite a write statement already runs alone, so the clause is left out.
+ */
+function skipLocked(store: Store): RawBuilder<unknown> {
+  return store.dialect.engine === 'postgres' ? sql`for update skip locked` : sql``;
+}
+
+/**
+ * Claims up to `limit` due jobs of the given kinds in one statement (a short transaction of its own):
+ * pending, due, and not leased (or with an expired lease: the worker holding it died, so the job runs
+ * again — at-least-once). The claim counts as an attempt.
+ */
+export async function claimJobs(
+  store: Store,
+  opts: { kinds: readonly string[]; workerId: string; limit: number; now: Date; leaseMs: number },
+): Promise<ClaimedJob[]> {
+  if (opts.kinds.length === 0) return [];
+  const now = opts.now.toISOString();
+  const until = new Date(opts.now.getTime() + opts.leaseMs).toISOString();
+  const kinds = sql.join(opts.kinds.map((k) => sql`${k}`));
+  const due = sql`status = 'pending' and kind in (${kinds}) and run_at <= ${now}
+    and (locked_until is null or locked_until <= ${now})`;
+  // A cheap read first: an idle poll writes nothing.
+  const any = await sql<{ id: string }>`select id from outbox where ${due} limit 1`.execute(store.db);
+  if (any.rows.length === 0) return [];
+  const result = await sql<{
+    id: string;
+    space_id: string;
+    kind: string;
+    payload: unknown;
+    attempts: number;
+    created_at: string;
+  }>`update outbox set locked_until = ${until}, locked_by = ${opts.workerId}, attempts = attempts + 1,
+      updated_at = ${now}
+    where id in (select id from outbox where ${due} order by run_at, id limit ${opts.limit} ${skipLocked(store)})
+      and ${due}
+    returning id, space_id, kind, payload, attempts, created_at`.execute(store.db);
+  return result.rows
+    .map((r) => ({
+      id: r.id,
+      spaceId: r.space_id,
+      kind: r.kind,
+      payload: store.dialect.parseJson<unknown>(r.payload),
+      attempts: Number(r.attempts),
+      createdAt: r.created_at,
+    }))
+    .sort((a, b) =>
+      a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+    );
+}
+
+/** Marks a job done, if this worker still holds its lease. */
+export async function completeJob(store: Store, id: string, workerId: string, now: Date): Promise<void> {
+  await store.db
+    .updateTable('outbox')
+    .set({
+      status: 'done',
+      locked_until: null,
+      locked_by: null,
+      last_error: null,
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
+
+/** Schedules a failed job again at `retryAt`, or gives it up (`dead`) when `retryAt` is null. */
+export async function failJob(
+  store: Store,
+  id: string,
+  workerId: string,
+  error: string,
+  retryAt: Date | null,
+  now: Date,
+): Promise<void> {
+  await store.db
+    .updateTable('outbox')
+    .set({
+      status: retryAt === null ? 'dead' : 'pending',
+      ...(retryAt === null ? {} : { run_at: retryAt.toISOString() }),
+      locked_until: null,
+      locked_by: null,
+      last_error: error.slice(0, 2000),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
+
+/** Forgets finished jobs last touched before `before` (dead ones stay for inspection). */
+export async function deleteDoneJobs(store: Store, before: Date): Promise<number> {
+  const r = await store.db
+    .deleteFrom('outbox')
+    .where('status', '=', 'done')
+    .where('updated_at', '<', before.toISOString())
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

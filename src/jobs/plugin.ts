@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppServices } from '../server/app.js';
+import type { JobRunner } from './runner.js';
+import { createJobRunner } from './worker.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The in-process job runner (null with FOLIO_WORKER=off, when `folio worker` processes run the jobs). */
+    jobs: JobRunner | null;
+  }
+}
+
+/**
+ * Runs the outbox in the server process on the embedded default (DESIGN.md "two deployment modes"): started
+ * when the app is ready, stopped before it closes (jobs in hand finish first; the rest wait in the store).
+ */
+export const jobsPlugin = fp(
+  async (app: FastifyInstance, opts: { services: AppServices }) => {
+    const { store, config } = opts.services;
+    const runner = config.worker
+      ? createJobRunner({
+          store,
+          config,
+          log: { error: (details, message) => app.log.error(details, message) },
+        })
+      : null;
+    app.decorate('jobs', runner);
+    app.addHook('onReady', async () => runner?.start());
+    app.addHook('preClose', async () => runner?.stop());
+  },
+  { name: 'jobs' },
+);

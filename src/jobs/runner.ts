@@ -1,0 +1,165 @@
+import { hostname } from 'node:os';
+import { randomBase62 } from '../lib/ids.js';
+import type { Store } from '../store/open-store.js';
+import { type ClaimedJob, claimJobs, completeJob, deleteDoneJobs, failJob } from './jobs-repo.js';
+import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from './retry.js';
+import { onJobsEnqueued } from './wakeup.js';
+
+/** Runs one job; throwing schedules a retry (or, for a `PermanentJobError`, gives the job up at once). */
+export type JobHandler = (job: ClaimedJob) => Promise<void>;
+
+/** A failure retrying cannot fix (a forbidden target, a malformed payload): the job goes `dead` at once. */
+export class PermanentJobError extends Error {
+  override readonly name = 'PermanentJobError';
+}
+
+export interface RunnerLog {
+  error(details: object, message: string): void;
+}
+
+export interface RunnerOptions {
+  /** Handlers per job kind; the runner claims only kinds it has a handler for. */
+  handlers: ReadonlyMap<string, JobHandler>;
+  workerId?: string;
+  /** How often an idle runner looks for due jobs (default 500 ms); local enqueues wake it at once. */
+  pollMs?: number;
+  batchSize?: number;
+  /** How long a claimed job stays leased to this runner (default 60 s, well above any handler's timeout). */
+  leaseMs?: number;
+  retry?: RetryPolicy;
+  /** Finished jobs are deleted this long after they finished (default 7 days). */
+  keepDoneMs?: number;
+  /** Housekeeping of the domains, run about hourly beside the deletion of finished jobs. */
+  sweeps?: readonly ((now: Date) => Promise<unknown>)[];
+  log?: RunnerLog;
+}
+
+const SWEEP_EVERY_MS = 60 * 60_000;
+
+/**
+ * The durable job runner of the transactional outbox (DESIGN.md "jobs"): claims due jobs with a lease,
+ * runs their handlers, marks them done or schedules a retry with backoff. In-process on the embedded default
+ * (`folio serve`), and in any number of `folio worker` processes on PostgreSQL (claims skip rows another
+ * worker holds). At-least-once: a job whose worker died runs again when its lease expires.
+ */
+export class JobRunner {
+  readonly workerId: string;
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly leaseMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly keepDoneMs: number;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private nudged = false;
+  private lastSweep = 0;
+  private unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: RunnerOptions,
+  ) {
+    this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBase62(6)}`;
+    this.pollMs = options.pollMs ?? 500;
+    this.batchSize = options.batchSize ?? 10;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.keepDoneMs = options.keepDoneMs ?? 7 * 24 * 60 * 60_000;
+  }
+
+  get started(): boolean {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    // A commit that enqueued jobs (every publish does, through the outbox) wakes the runner at once.
+    this.unsubscribe = [
+      this.store.published.on(() => this.nudge()),
+      onJobsEnqueued(this.store, () => this.nudge()),
+    ];
+    this.loop = this.run();
+  }
+
+  nudge(): void {
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  /** Stops claiming and waits for the jobs in hand to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+  }
+
+  /** Claims one batch of due jobs and runs them; returns how many it ran. */
+  async runOnce(): Promise<number> {
+    const jobs = await claimJobs(this.store, {
+      kinds: [...this.options.handlers.keys()],
+      workerId: this.workerId,
+      limit: this.batchSize,
+      now: new Date(),
+      leaseMs: this.leaseMs,
+    });
+    await Promise.all(jobs.map((job) => this.execute(job)));
+    return jobs.length;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.nudged = false;
+      let ran = 0;
+      try {
+        ran = await this.runOnce();
+        await this.sweep();
+      } catch (err) {
+        // The store may be briefly unreachable; the next poll tries again.
+        this.options.log?.error({ err }, 'job runner: claiming jobs failed');
+      }
+      if (!this.running) break;
+      if (ran >= this.batchSize || this.nudged) continue;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.wake = null;
+          resolve();
+        };
+        const timer = setTimeout(done, this.pollMs);
+        this.wake = done;
+      });
+    }
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
+    const handler = this.options.handlers.get(job.kind);
+    try {
+      if (!handler) throw new PermanentJobError(`no handler for job kind "${job.kind}"`);
+      await handler(job);
+      await completeJob(this.store, job.id, this.workerId, new Date());
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const now = new Date();
+      const retryAt = err instanceof PermanentJobError ? null : nextAttemptAt(this.retry, job.attempts, now);
+      try {
+        await failJob(this.store, job.id, this.workerId, message, retryAt, now);
+      } catch (storeErr) {
+        // The lease expires and the job runs again: nothing is lost.
+        this.options.log?.error({ err: storeErr, job: job.id }, 'job runner: recording a failure failed');
+      }
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    await deleteDoneJobs(this.store, new Date(now - this.keepDoneMs));
+    for (const sweep of this.options.sweeps ?? []) await sweep(new Date(now));
+  }
+}

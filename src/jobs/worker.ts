@@ -1,0 +1,34 @@
+import type { Config } from '../server/config.js';
+import type { Store } from '../store/open-store.js';
+import { webhookJobHandlers } from '../webhooks/handlers.js';
+import { deleteDeliveriesBefore } from '../webhooks/webhooks-repo.js';
+import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from './runner.js';
+
+export interface WorkerDeps {
+  store: Store;
+  config: Config;
+  log?: RunnerLog;
+}
+
+/**
+ * The job handlers of every domain, by job kind. Domains add theirs here: webhooks (`event` fan-out and
+ * `webhook` delivery) now; email and chat posts with the forms work.
+ */
+export function buildJobHandlers(deps: WorkerDeps): Map<string, JobHandler> {
+  return new Map<string, JobHandler>([
+    ...webhookJobHandlers({ store: deps.store, allowPrivate: deps.config.webhookAllowPrivate }),
+  ]);
+}
+
+/** Delivery attempts are kept 30 days (enough to debug an endpoint; the table would grow without bound). */
+const KEEP_DELIVERIES_MS = 30 * 24 * 60 * 60_000;
+
+/** A runner with every domain's handlers (`folio serve` in-process, `folio worker`, tests with options). */
+export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions> = {}): JobRunner {
+  return new JobRunner(deps.store, {
+    handlers: buildJobHandlers(deps),
+    sweeps: [(now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS))],
+    ...(deps.log ? { log: deps.log } : {}),
+    ...options,
+  });
+}

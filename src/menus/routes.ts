@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { type DeliveryDeps, openScope } from '../delivery/delivery-service.js';
+import { rejectUnknown, single } from '../delivery/params.js';
+import { cacheHeaders } from '../delivery/routes.js';
+import type { AppServices } from '../server/app.js';
+import { menuByKey, menusByKeys } from './menus-service.js';
+
+type Params = { spaceId: string };
+type Query = Record<string, unknown>;
+
+/** Menus have no `include` or `fields`; drafts and releases preview them against draft pages. */
+const MENU_PARAMS = ['locale', 'cv', 'draft', 'release'];
+
+/** `GET /menus/<key>` and `GET /menus?keys=` (spec 2.5, 4.2): public reads through the delivery pipeline. */
+export async function menuRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const deps: DeliveryDeps = { store: opts.services.store, publicUrl: opts.services.config.publicUrl };
+  const read = { config: { delivery: 'read' as const } };
+
+  app.get<{ Params: Params & { key: string }; Querystring: Query }>(
+    '/v1/:spaceId/menus/:key',
+    read,
+    async (request, reply) => {
+      rejectUnknown(request.query, MENU_PARAMS);
+      const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
+      const body = await menuByKey(deps, scope, request.params.key);
+      cacheHeaders(reply, scope);
+      return body;
+    },
+  );
+
+  app.get<{ Params: Params; Querystring: Query }>('/v1/:spaceId/menus', read, async (request, reply) => {
+    rejectUnknown(request.query, [...MENU_PARAMS, 'keys']);
+    const { keys: _keys, ...common } = request.query;
+    const scope = await openScope(deps, { spaceId: request.params.spaceId, query: common });
+    const body = await menusByKeys(deps, scope, single(request.query, 'keys'));
+    cacheHeaders(reply, scope);
+    return body;
+  });
+}

@@ -1,0 +1,290 @@
+import { type Expression, type SqlBool, sql, type Transaction } from 'kysely';
+import { randomBase62 } from '../lib/ids.js';
+import type { Store } from '../store/open-store.js';
+import type { Database, RedirectsTable } from '../store/schema.js';
+import type { Queryable } from '../store/spaces-repo.js';
+
+/** One version of a redirect as stored (table `redirects`, versioned like the published log). */
+export interface RedirectRow {
+  id: string;
+  locale: string | null;
+  fromPath: string;
+  fromKey: string;
+  toEntry: string | null;
+  toUrl: string | null;
+  status: number;
+  source: 'manual' | 'auto';
+  position: number;
+  createdAt: string;
+}
+
+export const newRedirectId = (): string => `rdr_${randomBase62(20)}`;
+
+const CHUNK = 500;
+const chunks = <T>(items: readonly T[]): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+};
+
+/** The published log's visibility rule (cv_from <= cv < cv_to) on a table alias, for joins. */
+function visibleIn(alias: 'r' | 'p', cv: number): Expression<SqlBool> {
+  const from = sql.ref(`${alias}.cv_from`);
+  const to = sql.ref(`${alias}.cv_to`);
+  return sql<SqlBool>`(${from} <= ${cv} and (${to} is null or ${to} > ${cv}))`;
+}
+
+type Row = Pick<
+  RedirectsTable,
+  | 'id'
+  | 'locale'
+  | 'from_path'
+  | 'from_key'
+  | 'to_entry'
+  | 'to_url'
+  | 'status'
+  | 'source'
+  | 'position'
+  | 'created_at'
+>;
+
+const toRow = (r: Row): RedirectRow => ({
+  id: r.id,
+  locale: r.locale,
+  fromPath: r.from_path,
+  fromKey: r.from_key,
+  toEntry: r.to_entry,
+  toUrl: r.to_url,
+  status: Number(r.status),
+  source: r.source,
+  position: Number(r.position),
+  createdAt: r.created_at,
+});
+
+const COLUMNS = [
+  'r.id',
+  'r.locale',
+  'r.from_path',
+  'r.from_key',
+  'r.to_entry',
+  'r.to_url',
+  'r.status',
+  'r.source',
+  'r.position',
+  'r.created_at',
+] as const;
+
+// Locale-specific redirects before shared ones for the same path; then authored order.
+const localeFirst = sql`case when r.locale is null then 1 else 0 end`;
+
+// ---- reads at a cv (delivery) ---------------------------------------------------------------------------
+
+/** Redirects from one path key visible at cv, for a locale (its own first, then shared ones). */
+export async function findRedirectRowsAt(
+  store: Store,
+  spaceId: string,
+  locale: string,
+  fromKey: string,
+  cv: number,
+): Promise<RedirectRow[]> {
+  const rows = await store.db
+    .selectFrom('redirects as r')
+    .select(COLUMNS)
+    .where('r.space_id', '=', spaceId)
+    .where('r.from_key', '=', fromKey)
+    .where((eb) => eb.or([eb('r.locale', '=', locale), eb('r.locale', 'is', null)]))
+    .where(visibleIn('r', cv))
+    .orderBy(localeFirst)
+    .orderBy('r.position')
+    .orderBy('r.id')
+    .execute();
+  return rows.map(toRow);
+}
+
+/**
+ * Every redirect visible at cv for a locale whose path no published page occupies in that locale
+ * (spec 2.6 rule 3: a page occupying a path wins over a redirect from it).
+ */
+export async function listRedirectRowsAt(
+  store: Store,
+  spaceId: string,
+  locale: string,
+  cv: number,
+): Promise<RedirectRow[]> {
+  const rows = await store.db
+    .selectFrom('redirects as r')
+    .select(COLUMNS)
+    .where('r.space_id', '=', spaceId)
+    .where((eb) => eb.or([eb('r.locale', '=', locale), eb('r.locale', 'is', null)]))
+    .where(visibleIn('r', cv))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('entry_paths as p')
+            .select(sql.lit(1).as('one'))
+            .whereRef('p.space_id', '=', 'r.space_id')
+            .whereRef('p.path_key', '=', 'r.from_key')
+            .where('p.locale', '=', locale)
+            .where(visibleIn('p', cv)),
+        ),
+      ),
+    )
+    .orderBy('r.from_key')
+    .orderBy(localeFirst)
+    .orderBy('r.position')
+    .orderBy('r.id')
+    .execute();
+  return rows.map(toRow);
+}
+
+// ---- current state (authoring and publishing) -----------------------------------------------------------
+
+function openRows(db: Queryable, spaceId: string) {
+  return db
+    .selectFrom('redirects as r')
+    .select(COLUMNS)
+    .where('r.space_id', '=', spaceId)
+    .where('r.cv_to', 'is', null);
+}
+
+export async function listOpenRedirects(db: Queryable, spaceId: string): Promise<RedirectRow[]> {
+  const rows = await openRows(db, spaceId).orderBy('r.position').orderBy('r.id').execute();
+  return rows.map(toRow);
+}
+
+export async function getOpenRedirect(
+  db: Queryable,
+  spaceId: string,
+  id: string,
+): Promise<RedirectRow | null> {
+  const row = await openRows(db, spaceId).where('r.id', '=', id).executeTakeFirst();
+  return row ? toRow(row) : null;
+}
+
+/** Current redirects from any of these path keys. */
+export async function openRedirectsFrom(
+  db: Queryable,
+  spaceId: string,
+  fromKeys: readonly string[],
+): Promise<RedirectRow[]> {
+  const out: RedirectRow[] = [];
+  for (const keys of chunks([...new Set(fromKeys)])) {
+    const rows = await openRows(db, spaceId).where('r.from_key', 'in', keys).orderBy('r.id').execute();
+    out.push(...rows.map(toRow));
+  }
+  return out;
+}
+
+/** Current redirects whose target is one of these entries. */
+export async function openRedirectsTo(
+  db: Queryable,
+  spaceId: string,
+  entryIds: readonly string[],
+): Promise<RedirectRow[]> {
+  const out: RedirectRow[] = [];
+  for (const ids of chunks([...new Set(entryIds)])) {
+    const rows = await openRows(db, spaceId).where('r.to_entry', 'in', ids).orderBy('r.id').execute();
+    out.push(...rows.map(toRow));
+  }
+  return out;
+}
+
+export async function nextRedirectPosition(db: Queryable, spaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('redirects')
+    .select((eb) => eb.fn.max('position').as('max'))
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+  return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
+}
+
+// ---- writes inside a publish transaction ----------------------------------------------------------------
+
+/** Closes the open version of redirects at cv; a version opened at this same cv is simply removed. */
+export async function closeRedirects(
+  tx: Transaction<Database>,
+  spaceId: string,
+  ids: readonly string[],
+  cv: number,
+): Promise<void> {
+  for (const part of chunks([...new Set(ids)])) {
+    await tx
+      .deleteFrom('redirects')
+      .where('space_id', '=', spaceId)
+      .where('id', 'in', part)
+      .where('cv_from', '=', cv)
+      .execute();
+    await tx
+      .updateTable('redirects')
+      .set({ cv_to: cv })
+      .where('space_id', '=', spaceId)
+      .where('id', 'in', part)
+      .where('cv_to', 'is', null)
+      .execute();
+  }
+}
+
+/** Writes new versions of redirects at cv (closing their previous versions first). */
+export async function putRedirects(
+  tx: Transaction<Database>,
+  spaceId: string,
+  cv: number,
+  rows: readonly RedirectRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await closeRedirects(
+    tx,
+    spaceId,
+    rows.map((r) => r.id),
+    cv,
+  );
+  for (const part of chunks(rows)) {
+    await tx
+      .insertInto('redirects')
+      .values(
+        part.map((r) => ({
+          space_id: spaceId,
+          id: r.id,
+          cv_from: cv,
+          cv_to: null,
+          locale: r.locale,
+          from_path: r.fromPath,
+          from_key: r.fromKey,
+          to_entry: r.toEntry,
+          to_url: r.toUrl,
+          status: r.status,
+          source: r.source,
+          position: r.position,
+          created_at: r.createdAt,
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Paths of entries as currently published (their open version), read inside a publish transaction before it
+ * writes: the "before" of automatic redirects. Entries without an open version are absent.
+ */
+export async function readOpenPaths(
+  store: Store,
+  db: Queryable,
+  spaceId: string,
+  entryIds: readonly string[],
+): Promise<Map<string, Record<string, string> | null>> {
+  const out = new Map<string, Record<string, string> | null>();
+  for (const ids of chunks([...new Set(entryIds)])) {
+    const rows = await db
+      .selectFrom('entry_versions')
+      .select(['entry_id', 'doc'])
+      .where('space_id', '=', spaceId)
+      .where('entry_id', 'in', ids)
+      .where('cv_to', 'is', null)
+      .execute();
+    for (const r of rows) {
+      const doc = store.dialect.parseJson<{ paths: Record<string, string> | null }>(r.doc);
+      out.set(r.entry_id, doc.paths);
+    }
+  }
+  return out;
+}

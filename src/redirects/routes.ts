@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { type DeliveryDeps, openScope } from '../delivery/delivery-service.js';
+import { rejectUnknown } from '../delivery/params.js';
+import { cacheHeaders } from '../delivery/routes.js';
+import type { AppServices } from '../server/app.js';
+import { redirectsFor } from './resolve-redirects.js';
+
+type Params = { spaceId: string };
+type Query = Record<string, unknown>;
+
+/**
+ * `GET /redirects?locale=` (spec 4.2): every redirect for the locale, shared ones and its own, targets
+ * resolved, as `{ redirects, cv }`. Redirects are published content: `cv` pins them like everything else.
+ */
+export async function redirectRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const deps: DeliveryDeps = { store: opts.services.store, publicUrl: opts.services.config.publicUrl };
+  app.get<{ Params: Params; Querystring: Query }>(
+    '/v1/:spaceId/redirects',
+    { config: { delivery: 'read' } },
+    async (request, reply) => {
+      rejectUnknown(request.query, ['locale', 'cv']);
+      const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
+      const cv = scope.view.cv;
+      const redirects = await redirectsFor(deps.store, scope.space.id, scope.params.locale, cv);
+      cacheHeaders(reply, scope);
+      return { redirects, cv };
+    },
+  );
+}
