@@ -1,0 +1,66 @@
+/**
+ * The server side of `npm run bench -- cache`, run as a child process so the load generator and the server
+ * never share an event loop:
+ *   lib-cache-server.ts folio <dataDir>             Folio on SQLite with the demo space (embedded default)
+ *   lib-cache-server.ts bare <response.json>        bare Fastify answering the bytes and headers in the file
+ * Prints one JSON line `{ port, … }` when listening; stops on SIGTERM.
+ */
+import { readFileSync } from 'node:fs';
+import Fastify, { LogController } from 'fastify';
+import { ensureDemo } from '../src/cli/demo.js';
+import { openRuntime } from '../src/cli/runtime.js';
+import { buildApp } from '../src/server/app.js';
+import { loadConfig } from '../src/server/config.js';
+
+export interface RecordedResponse {
+  path: string;
+  headers: Record<string, string>;
+  body: string; // base64
+}
+
+// The same Fastify options Folio uses (src/server/app.ts), so the comparison measures Folio's work only.
+const fastifyOptions = {
+  logger: { level: 'warn' },
+  bodyLimit: 64 * 1024,
+  routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
+  logController: new LogController({ disableRequestLogging: true }),
+};
+
+async function main(): Promise<void> {
+  const [mode, arg] = process.argv.slice(2);
+  if (mode === 'folio' && arg) {
+    const config = loadConfig({
+      ...process.env,
+      DATA_DIR: arg,
+      LOG_LEVEL: 'warn',
+      // Counted like any request, never rejected: the bench sends far more than 1,200 a minute.
+      RATE_LIMIT_DELIVERY_PER_MINUTE: '100000000',
+    });
+    const rt = await openRuntime(config);
+    const demo = await ensureDemo(rt);
+    const app = await buildApp(rt);
+    app.addHook('onClose', async () => rt.close());
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    console.log(JSON.stringify({ port, spaceId: demo?.spaceId, token: demo?.public }));
+    process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  } else if (mode === 'bare' && arg) {
+    const recorded = JSON.parse(readFileSync(arg, 'utf8')) as RecordedResponse;
+    const body = Buffer.from(recorded.body, 'base64');
+    const app = Fastify(fastifyOptions);
+    app.get(recorded.path, (_request, reply) => {
+      reply.headers(recorded.headers).send(body);
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    console.log(JSON.stringify({ port }));
+    process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  } else {
+    console.error('usage: lib-cache-server.ts folio <dataDir> | bare <response.json>');
+    process.exit(2);
+  }
+}
+
+await main();

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { cacheStage, storeResponse } from '../cache/cache-stage.js';
+import { ResponseCache } from '../cache/response-cache.js';
+import { healthRoutes } from '../observability/health-routes.js';
+import { Metrics } from '../observability/metrics.js';
+import { recordResponse } from '../observability/request-metrics.js';
+import { rateLimitStage } from '../ratelimit/rate-limit-stage.js';
+import { createLimiter } from '../ratelimit/token-limiter.js';
+import type { AppServices } from '../server/app.js';
+import { deriveKey } from '../store/secrets-repo.js';
+import { getSpace } from '../store/spaces-repo.js';
+import { CvFanout } from './cv-fanout.js';
+import { RedisLink } from './redis-link.js';
+import { attachSpaceDirectory, SpaceDirectory } from './space-directory.js';
+
+/** What the edge holds, for operators' tooling and tests (`app.folioEdge`). */
+export interface Edge {
+  metrics: Metrics;
+  cache: ResponseCache;
+  directory: SpaceDirectory;
+  fanout: CvFanout;
+  redis: RedisLink | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    folioEdge: Edge;
+  }
+}
+
+/**
+ * The edge in front of every public read (DESIGN.md picture): per-token rate limit, then the response cache,
+ * as stages of the delivery pipeline after auth; the in-memory cv per space and its fan-out between instances;
+ * metrics and readiness. It owns the Redis connection and closes everything it opened with the app.
+ */
+export const edgePlugin = fp(
+  async (app: FastifyInstance, opts: { services: AppServices }) => {
+    const { config, store, masterKey } = opts.services;
+    const metrics = new Metrics();
+    // Keys and channels carry the installation (derived from the store's master key) beside REDIS_PREFIX: two
+    // installations sharing a Redis by mistake must never serve each other's bytes or adopt each other's cv.
+    const installation = deriveKey(masterKey, 'redis-namespace').toString('hex').slice(0, 12);
+    const prefix = `${config.redisPrefix}${installation}:`;
+    const redis = config.redisUrl ? new RedisLink(config.redisUrl, prefix, app.log, metrics) : null;
+    await redis?.connected(1000);
+    const directory = new SpaceDirectory({ read: (id) => getSpace(store, id) }, app.log);
+    const detach = attachSpaceDirectory(store, directory);
+    const fanout = new CvFanout({
+      store,
+      storeConfig: config.store,
+      directory,
+      redis,
+      pollMs: config.cvPollMs,
+      log: app.log,
+    });
+    const cache = new ResponseCache(config.cache, redis);
+    const limit = createLimiter({ max: config.rateLimitPerMinute, name: 'delivery', redis });
+
+    app.decorate('folioEdge', { metrics, cache, directory, fanout, redis });
+    app.decorateRequest('folioCacheKey', null);
+    app.addDeliveryStage(rateLimitStage(limit, metrics));
+    app.addDeliveryStage(cacheStage({ cache, directory, metrics }));
+    const storeSent = storeResponse({ cache, directory });
+    // One onSend hook for the cache's store and the request metrics (synchronous: a hit pays no promise).
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const out = storeSent(request, reply, payload);
+      recordResponse(metrics, request, reply);
+      done(null, out);
+    });
+    healthRoutes(app, { store, redis, metrics });
+    app.log.info(
+      { cvFanout: fanout.channel, redis: redis !== null, rateLimitPerMinute: config.rateLimitPerMinute },
+      'edge ready: response cache, rate limit, cv fan-out',
+    );
+    app.addHook('onClose', async () => {
+      detach();
+      await fanout.close();
+      await redis?.close();
+    });
+  },
+  { name: 'folio-edge', dependencies: ['delivery-pipeline'] },
+);

@@ -1,0 +1,153 @@
+import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
+
+export type CacheResult = 'hit_l1' | 'hit_l2' | 'miss' | 'bypass';
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** Counts and latencies of one route pattern, as plain numbers: the hot path never calls prom-client. */
+class RouteStats {
+  /** method → status → count */
+  readonly counts = new Map<string, Map<number, number>>();
+  /** Non-cumulative: buckets[i] counts observations ≤ LATENCY_BUCKETS[i] and above the one before. */
+  readonly buckets = new Float64Array(LATENCY_BUCKETS.length + 1);
+  sum = 0;
+  count = 0;
+}
+
+interface MetricValue {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
+
+/**
+ * The Prometheus instruments of one app (GET /metrics), in a registry of its own so several apps in one process
+ * (tests) never clash. Request counts, latencies and cache lookups are plain numbers on the hot path (a prom-client
+ * `inc` hashes its labels on every call, a measurable share of a cache hit) and are handed to prom-client when
+ * scraped.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly routes = new Map<string, RouteStats>();
+  private readonly lookups: Record<CacheResult, number> = { hit_l1: 0, hit_l2: 0, miss: 0, bypass: 0 };
+  private readonly rateLimited: Counter<'scope'>;
+  private readonly redisErrors: Counter<'op'>;
+  private readonly redisUp: Gauge;
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    const routes = this.routes;
+    const lookups = this.lookups;
+    new Counter({
+      name: 'folio_http_requests_total',
+      help: 'HTTP requests by route pattern, method and status.',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [route, stats] of routes)
+          for (const [method, byStatus] of stats.counts)
+            for (const [status, n] of byStatus) this.labels(route, method, String(status)).inc(n);
+      },
+    });
+    // A histogram built from RouteStats at scrape time; prom-client formats any metric whose get() answers
+    // this shape (the one its own Histogram answers). Its Metric type wants a class instance, hence the cast.
+    const name = 'folio_http_request_duration_seconds';
+    const help =
+      'Time from receiving a request until its response is handed to the socket, by route pattern.';
+    this.registry.registerMetric({
+      name,
+      help,
+      type: 'histogram',
+      aggregator: 'sum',
+      get: async () => ({
+        name,
+        help,
+        type: 'histogram',
+        aggregator: 'sum',
+        values: histogramValues(name, routes),
+      }),
+    } as unknown as Metric);
+    new Counter({
+      name: 'folio_cache_lookups_total',
+      help: 'Response cache lookups by result: hit_l1, hit_l2, miss, bypass (draft, release, uncacheable).',
+      labelNames: ['result'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [result, n] of Object.entries(lookups)) this.labels(result).inc(n);
+      },
+    });
+    this.rateLimited = new Counter({
+      name: 'folio_rate_limit_rejections_total',
+      help: 'Requests answered 429 rate_limited.',
+      labelNames: ['scope'],
+      registers,
+    });
+    this.redisErrors = new Counter({
+      name: 'folio_redis_errors_total',
+      help: 'Redis commands that failed or were skipped because Redis was unreachable (local fallback used).',
+      labelNames: ['op'],
+      registers,
+    });
+    this.redisUp = new Gauge({
+      name: 'folio_redis_up',
+      help: '1 while Redis is connected, 0 while it is not (absent when Redis is not configured).',
+      registers: [],
+    });
+    if (options.defaultMetrics !== false)
+      collectDefaultMetrics({ register: this.registry, prefix: 'folio_' });
+  }
+
+  request(route: string, method: string, status: number, seconds: number): void {
+    let stats = this.routes.get(route);
+    if (stats === undefined) {
+      stats = new RouteStats();
+      this.routes.set(route, stats);
+    }
+    let byStatus = stats.counts.get(method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      stats.counts.set(method, byStatus);
+    }
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    let i = 0;
+    while (i < LATENCY_BUCKETS.length && seconds > (LATENCY_BUCKETS[i] as number)) i++;
+    stats.buckets[i] = (stats.buckets[i] as number) + 1;
+    stats.sum += seconds;
+    stats.count++;
+  }
+
+  cache(result: CacheResult): void {
+    this.lookups[result]++;
+  }
+
+  rejected(scope: string): void {
+    this.rateLimited.labels(scope).inc();
+  }
+
+  redisError(op: string): void {
+    this.redisErrors.labels(op).inc();
+  }
+
+  /** Registers the gauge on first use: installations without Redis do not report it. */
+  redisState(up: boolean): void {
+    if (!this.registry.getSingleMetric('folio_redis_up')) this.registry.registerMetric(this.redisUp);
+    this.redisUp.set(up ? 1 : 0);
+  }
+}
+
+function histogramValues(name: string, routes: Map<string, RouteStats>): MetricValue[] {
+  const values: MetricValue[] = [];
+  for (const [route, stats] of routes) {
+    let cumulative = 0;
+    LATENCY_BUCKETS.forEach((le, i) => {
+      cumulative += stats.buckets[i] as number;
+      values.push({ labels: { route, le }, value: cumulative, metricName: `${name}_bucket` });
+    });
+    values.push({ labels: { route, le: '+Inf' }, value: stats.count, metricName: `${name}_bucket` });
+    values.push({ labels: { route }, value: stats.sum, metricName: `${name}_sum` });
+    values.push({ labels: { route }, value: stats.count, metricName: `${name}_count` });
+  }
+  return values;
+}
