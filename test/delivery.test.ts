@@ -147,9 +147,12 @@ describe.each(ENGINES)('delivery on %s', (engine) => {
       expect((await t.get(`${base}/entries/ent_home?include=title`, pub)).status).toBe(400);
     });
 
-    it('delivers form fields with a null definition until forms exist', async () => {
-      const r = await t.get(`${base}/entries/ent_home`, pub);
-      expect(r.body.entry.content.fields.contact).toEqual({ form: 'contact', definition: null });
+    it('delivers form fields with the form in the entry locale (spec 2.9)', async () => {
+      const r = await t.get(`${base}/entries/ent_home?locale=de`, pub);
+      expect(r.body.entry.content.fields.contact).toMatchObject({
+        form: 'contact',
+        definition: { key: 'contact', locale: 'de', status: 'open' },
+      });
     });
   });
 

@@ -45,43 +45,55 @@ function presentedToken(request: FastifyRequest): { value: string; via: 'header'
  * token, 403 for a disallowed origin or preview access with a public token. Sets CORS headers for allowed origins.
  */
 export function deliveryAuth(tokens: TokenCache) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const spaceId = (request.params as { spaceId?: string }).spaceId;
+  // Synchronous when the token is in the cache (every cache hit's case: no promise on that path, issue 5).
+  return (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     const presented = presentedToken(request);
     if (!presented)
       throw new FolioError('unauthorized', 'A token is required: Authorization: Bearer <token> or ?token=.');
-    const token = await tokens.find(presented.value);
-    // A token of another space answers like an unknown one: no hint that the space exists.
-    if (!token || token.spaceId !== spaceId)
-      throw new FolioError('unauthorized', 'The token is not valid for this space.');
-    if (token.kind === 'management') {
-      throw new FolioError('unauthorized', 'Management tokens are for the management API (/v1/spaces/…).');
-    }
-    if (token.kind === 'preview' && presented.via === 'query') {
-      throw new FolioError(
-        'unauthorized',
-        'Preview tokens must be sent in the Authorization header, never in a URL.',
-      );
-    }
-    const origin = requestOrigin(request);
-    if (origin !== null && token.origins.length > 0 && !token.origins.includes(origin)) {
-      throw new FolioError('forbidden_origin', `Origin ${origin} is not allowed for this token.`);
-    }
-    if (origin !== null) {
-      reply.header('access-control-allow-origin', token.origins.length > 0 ? origin : '*');
-      reply.header(
-        'access-control-expose-headers',
-        'X-Svc-Cache, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
-      );
-    }
-    reply.header('vary', 'Origin');
-    const query = request.query as Record<string, unknown>;
-    const wantsDraft = query.draft === '1' || query.draft === 'true';
-    if (token.kind !== 'preview' && (wantsDraft || query.release !== undefined)) {
-      throw new FolioError('preview_token_required', 'draft and release need a preview token.');
-    }
-    request.deliveryToken = token;
+    const known = tokens.peek(presented.value);
+    if (known !== undefined) return check(request, reply, presented, known);
+    return tokens.find(presented.value).then((token) => check(request, reply, presented, token));
   };
+}
+
+function check(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  presented: { value: string; via: 'header' | 'query' },
+  token: TokenRow | null,
+): undefined {
+  const spaceId = (request.params as { spaceId?: string }).spaceId;
+  // A token of another space answers like an unknown one: no hint that the space exists.
+  if (!token || token.spaceId !== spaceId)
+    throw new FolioError('unauthorized', 'The token is not valid for this space.');
+  if (token.kind === 'management') {
+    throw new FolioError('unauthorized', 'Management tokens are for the management API (/v1/spaces/…).');
+  }
+  if (token.kind === 'preview' && presented.via === 'query') {
+    throw new FolioError(
+      'unauthorized',
+      'Preview tokens must be sent in the Authorization header, never in a URL.',
+    );
+  }
+  const origin = requestOrigin(request);
+  if (origin !== null && token.origins.length > 0 && !token.origins.includes(origin)) {
+    throw new FolioError('forbidden_origin', `Origin ${origin} is not allowed for this token.`);
+  }
+  if (origin !== null) {
+    reply.header('access-control-allow-origin', token.origins.length > 0 ? origin : '*');
+    reply.header(
+      'access-control-expose-headers',
+      'X-Svc-Cache, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+    );
+  }
+  reply.header('vary', 'Origin');
+  const query = request.query as Record<string, unknown>;
+  const wantsDraft = query.draft === '1' || query.draft === 'true';
+  if (token.kind !== 'preview' && (wantsDraft || query.release !== undefined)) {
+    throw new FolioError('preview_token_required', 'draft and release need a preview token.');
+  }
+  request.deliveryToken = token;
+  return undefined;
 }
 
 /** CORS preflight: answered without a token (browsers send none); the real request is checked by deliveryAuth. */

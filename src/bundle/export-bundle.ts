@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BlobStore, safeSegment } from '../blobs/blob-store.js';
+import { exportBundleDocs } from './bundle-docs.js';
 import { listAssets, listDocs, listEntries, listTypes } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
@@ -83,10 +84,9 @@ export async function exportBundle(
     assets,
     lists: (await docs('lists')) as unknown as Bundle['lists'],
     releases: (await docs('releases')) as unknown as Bundle['releases'],
-    menus: await docs('menus'),
-    redirects: await docs('redirects'),
-    forms: await docs('forms'),
-    webhooks: await docs('webhooks'),
+    menus: (await docs('menus')) as unknown as Bundle['menus'],
+    ...(await exportBundleDocs(store, spaceId)),
+    forms: (await docs('forms')) as unknown as Bundle['forms'],
   };
   return { bundle, files };
 }

@@ -1,4 +1,8 @@
 import type { ContentTypeDef, FieldValues, LocaleDef } from '../content/model.js';
+import type { MenuDoc } from '../menus/menu-model.js';
+import type { RedirectDoc } from '../redirects/redirect-model.js';
+import type { WebhookDoc } from '../webhooks/webhook-model.js';
+import type { FormDefinition } from '../forms/rules/index.js';
 
 /** The space bundle, `folio-bundle@1` (docs/bundle.md). */
 export const BUNDLE_FORMAT = 'folio-bundle@1';
@@ -69,10 +73,12 @@ export interface Bundle {
   assets: BundleAsset[];
   lists: BundleList[];
   releases: BundleRelease[];
-  /** Kept and round-tripped as authored; their delivery and checks arrive with the menus, redirects, forms and
-   * webhooks work (issues 4 and 6). */
-  menus: Record<string, unknown>[];
-  redirects: Record<string, unknown>[];
-  forms: Record<string, unknown>[];
-  webhooks: Record<string, unknown>[];
+  /** Menus as authored (spec 2.5), checked by `checkMenu`; published at import. */
+  menus: MenuDoc[];
+  /** Manual and automatic redirects (spec 2.6), checked by `checkRedirect`; in the published log at import. */
+  redirects: RedirectDoc[];
+  /** Form definitions as authored (spec 2.10–2.12), checked by validateFormDefinition and round-tripped as is. */
+  forms: FormDefinition[];
+  /** Webhook endpoints (spec 6) with their `whsec_` secrets (a bundle is a backup: keep it private). */
+  webhooks: WebhookDoc[];
 }

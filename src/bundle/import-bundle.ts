@@ -5,6 +5,7 @@ import { hashToken, tokenHint } from '../auth/tokens.js';
 import { type BlobStore, safeSegment } from '../blobs/blob-store.js';
 import type { AssetDoc, ContentTypeDef, FieldValues, SpaceSettings } from '../content/model.js';
 import { publishSpaceState } from '../content/publish.js';
+import { publishForm } from '../forms/forms-repo.js';
 import { newId } from '../lib/ids.js';
 import {
   type AssetRow,
@@ -18,6 +19,7 @@ import {
 import type { Store } from '../store/open-store.js';
 import { bumpCv } from '../store/spaces-repo.js';
 import { insertToken } from '../store/tokens-repo.js';
+import { importBundleDocs, normalizeMenus } from './bundle-docs.js';
 import type { Bundle } from './format.js';
 import type { Problem } from './problems.js';
 import { validateBundle } from './validate-bundle.js';
@@ -58,6 +60,7 @@ export async function importBundle(
     if (e.draft) assignBlockIds(e.draft.fields);
   }
   for (const r of bundle.releases) for (const e of r.entries) assignBlockIds(e.fields);
+  bundle.menus = normalizeMenus(bundle.menus);
 
   const settings: SpaceSettings = {
     locales: bundle.space.locales,
@@ -127,8 +130,9 @@ export async function importBundle(
     await insertTypes(tx, spaceId, bundle.types);
     await insertEntries(tx, spaceId, entries);
     await insertAssets(tx, spaceId, assets);
-    for (const kind of ['menus', 'redirects', 'lists', 'forms', 'releases', 'webhooks'] as const) {
-      const docs = (bundle[kind] as Record<string, unknown>[]).map((doc, i) => ({
+    // Redirects and webhooks live in tables of their own (importBundleDocs below).
+    for (const kind of ['menus', 'lists', 'forms', 'releases'] as const) {
+      const docs = (bundle[kind] as unknown as Record<string, unknown>[]).map((doc, i) => ({
         key: docKey(kind, doc, i),
         doc,
       }));
@@ -141,8 +145,13 @@ export async function importBundle(
       assets: assets.map((a) => a.doc),
       lists: bundle.lists.map((l) => ({ key: l.key, doc: l })),
     });
+    await importBundleDocs(tx, spaceId, cv, bundle, now);
+    // Forms are published at import like every other delivered document (spec 3.4).
+    for (const form of bundle.forms) await publishForm(tx, spaceId, cv, form);
     return cv;
   });
+  // An import publishes: the in-memory cv (src/cluster/) follows at once in this process.
+  store.published.emit(spaceId, cv);
   return {
     spaceId,
     cv,

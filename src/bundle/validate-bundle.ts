@@ -3,13 +3,15 @@ import { computePaths, pathKey } from '../content/paths.js';
 import { BUNDLE_FORMAT, type Bundle } from './format.js';
 import { at, isObject, isTimestamp, KEY, LOCALE, type Problem, Problems } from './problems.js';
 import { checkFields, type FieldContext } from './validate-fields.js';
+import { checkForms } from './validate-forms.js';
+import { checkBundleDocs } from './validate-docs.js';
 
-const ENTRY_ID = /^ent_[A-Za-z0-9_-]{1,64}$/;
+export const ENTRY_ID = /^ent_[A-Za-z0-9_-]{1,64}$/;
 const ASSET_ID = /^ast_[A-Za-z0-9_-]{1,64}$/;
-const RELEASE_ID = /^rel_[A-Za-z0-9_-]{1,64}$/;
+export const RELEASE_ID = /^rel_[A-Za-z0-9_-]{1,64}$/;
 const SPACE_ID = /^spc_[A-Za-z0-9_-]{1,64}$/;
 // A slug is one path segment: no slash, no whitespace, no dot segments; '' only for start pages.
-const SLUG = /^(?!\.{1,2}$)[^\s/?#%\\]{0,200}$/u;
+export const SLUG = /^(?!\.{1,2}$)[^\s/?#%\\]{0,200}$/u;
 const TOKEN_VALUE = /^folio_(pub|prv|mgt)_[A-Za-z0-9]{16,128}$/;
 
 const TOP_LEVEL = new Set([
@@ -115,6 +117,7 @@ export function validateBundle(input: unknown): BundleCheck {
       if (f.list !== undefined && !lists.has(f.list))
         p.add(at(at(at('types', i), 'fields'), j), `list "${f.list}" is not in the bundle`);
 
+  checkForms(bundle, locales, p);
   const entryTypes = checkEntries(bundle, types, locales, p);
   const ctx: FieldContext = { locales, types, entryTypes, assets, lists, problems: p };
   bundle.entries.forEach((e, i) => {
@@ -143,6 +146,7 @@ export function validateBundle(input: unknown): BundleCheck {
         else checkFields(re.fields, type, at(ep, 'fields'), ctx);
       });
   });
+  checkBundleDocs(bundle, { locales, types, entryTypes, assets }, p);
   return p.empty ? { ok: true, bundle } : { ok: false, problems: p.list };
 }
 

@@ -11,6 +11,7 @@ import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
 import { demoBanner, ensureDemo } from './demo.js';
+import { createJobRunner } from '../jobs/worker.js';
 import { openRuntime } from './runtime.js';
 
 const USAGE = `Usage: folio <command>
@@ -19,6 +20,7 @@ const USAGE = `Usage: folio <command>
   import <bundle.json> [--replace]        import a space bundle in one transaction
   export <spaceId> <dir>                  write <dir>/bundle.json and the asset files
   migrate                                 bring the store's schema up to date
+  worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
 
 Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, LOG_LEVEL, PUBLIC_URL, …
@@ -31,6 +33,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve':
         return await serve();
+      case 'worker':
+        return await worker();
       case 'import':
         return await importCommand(rest);
       case 'export':
@@ -86,6 +90,23 @@ async function serve(): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+/** `folio worker`: the outbox job runner on its own, until SIGINT/SIGTERM (jobs in hand finish first). */
+async function worker(): Promise<number> {
+  const config = loadConfig();
+  const rt = await openRuntime(config);
+  const log = { error: (details: object, message: string) => console.error(message, details) };
+  const runner = createJobRunner({ store: rt.store, config, log });
+  runner.start();
+  console.log(`Folio worker ${runner.workerId} is running (store: ${config.store.engine}).`);
+  await new Promise<void>((resolveStop) => {
+    process.once('SIGINT', () => resolveStop());
+    process.once('SIGTERM', () => resolveStop());
+  });
+  await runner.stop();
+  await rt.close();
+  return 0;
 }
 
 async function importCommand(args: string[]): Promise<number> {

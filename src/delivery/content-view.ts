@@ -1,5 +1,7 @@
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, FieldValues, TypeMap } from '../content/model.js';
 import { snapshotOf, treeNode } from '../content/publish.js';
+import { formsForEntries } from '../forms/deliver-service.js';
+import type { DeliveredForm } from '../forms/definition/index.js';
 import { computePaths, pathKey } from '../content/paths.js';
 import type { SpaceRow } from '../store/spaces-repo.js';
 import { listAssets, listDocs, listEntries, listTypes, type EntryRow } from '../store/authoring-repo.js';
@@ -15,6 +17,8 @@ export interface ContentView {
   entryIdByPath(locale: string, path: string): Promise<string | null>;
   entriesOfTypes(types: readonly string[]): Promise<EntrySnapshot[]>;
   assets(ids: readonly string[]): Promise<Map<string, AssetDoc>>;
+  /** Forms named by form fields, delivered in `chain`'s locale (spec 2.9); deleted forms are absent. */
+  forms(keys: readonly string[], chain: readonly string[]): Promise<Map<string, DeliveredForm>>;
 }
 
 export class PublishedView implements ContentView {
@@ -43,6 +47,9 @@ export class PublishedView implements ContentView {
   }
   assets(ids: readonly string[]) {
     return readDocsAt<AssetDoc>(this.store, this.spaceId, 'asset', ids, this.cv);
+  }
+  forms(keys: readonly string[], chain: readonly string[]) {
+    return formsForEntries(this.store, this.spaceId, keys, this.cv, chain);
   }
 }
 
@@ -138,5 +145,9 @@ export class AuthoringView implements ContentView {
     const all = await listAssets(this.store, this.space.id);
     const wanted = new Set(ids);
     return new Map(all.filter((a) => wanted.has(a.doc.id)).map((a) => [a.doc.id, a.doc]));
+  }
+  // Saving a form publishes it (spec 3.4), so previews show the forms of the current cv.
+  forms(keys: readonly string[], chain: readonly string[]) {
+    return formsForEntries(this.store, this.space.id, keys, this.space.cv, chain);
   }
 }

@@ -1,4 +1,6 @@
+import { spaceDirectoryOf } from '../cluster/space-directory.js';
 import type { AssetDoc } from '../content/model.js';
+import { redirectForPath } from '../redirects/resolve-redirects.js';
 import { FolioError, invalidQuery, notFound } from '../server/errors.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace, type SpaceRow } from '../store/spaces-repo.js';
@@ -26,7 +28,10 @@ export interface Scope {
 }
 
 export async function loadSpace(deps: DeliveryDeps, spaceId: string): Promise<SpaceRow> {
-  const space = await getSpace(deps.store, spaceId);
+  // The in-memory row kept current by the cv fan-out (src/cluster/): no query per request, and the same cv as
+  // the response cache's key.
+  const directory = spaceDirectoryOf(deps.store);
+  const space = directory ? await directory.get(spaceId) : await getSpace(deps.store, spaceId);
   if (!space) throw notFound(`Space "${spaceId}" not found.`);
   return space;
 }
@@ -44,7 +49,11 @@ export async function openScope(deps: DeliveryDeps, req: Request): Promise<Scope
   } else if (params.cv !== undefined) {
     if (params.cv > space.cv)
       throw invalidQuery(`cv ${params.cv} is ahead of the current cv ${space.cv}.`, 'cv');
-    if (params.cv < space.minCv) throw cvExpired(params.cv, space.minCv);
+    // A pinned render (a cache miss) reads the kept history from the store itself: a prune may be moments old and
+    // not yet in memory, and a pruned cv must answer 410, never different content (DESIGN.md).
+    const minCv =
+      params.cv < space.cv ? ((await getSpace(deps.store, space.id))?.minCv ?? space.minCv) : space.minCv;
+    if (params.cv < minCv) throw cvExpired(params.cv, minCv);
     view = new PublishedView(deps.store, space.id, params.cv);
   } else view = new PublishedView(deps.store, space.id, space.cv);
   checkFieldNames(params, await view.types());
@@ -81,7 +90,18 @@ export async function entryByPath(deps: DeliveryDeps, scope: Scope, path: string
   const id = await scope.view.entryIdByPath(scope.params.locale, path);
   const result = id ? await deliver(deps, scope, [id]) : null;
   const entry = result?.entries[0];
-  if (!result || !entry) throw notFound(`No entry at path "${path}" in locale "${scope.params.locale}".`);
+  if (!result || !entry) {
+    const message = `No entry at path "${path}" in locale "${scope.params.locale}".`;
+    // spec 7.3: an old path with a redirect is a 404 carrying `redirect` (a page on the path wins, 2.6 rule 3).
+    const redirect = await redirectForPath(
+      deps.store,
+      scope.space.id,
+      scope.params.locale,
+      path,
+      scope.view.cv,
+    );
+    throw redirect ? new FolioError('not_found', message, { extra: { redirect } }) : notFound(message);
+  }
   return { entry, included: result.included, cv: scope.view.cv };
 }
 

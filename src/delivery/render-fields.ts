@@ -9,6 +9,8 @@ export interface RenderContext {
   /** Entries visible in this view that the rendered fields may point at. */
   entries: ReadonlyMap<string, EntrySnapshot>;
   assetUrl: (asset: AssetDoc) => string;
+  /** Delivered forms by key (spec 2.9); a form field whose form is absent delivers `definition: null`. */
+  forms?: ReadonlyMap<string, unknown>;
 }
 
 /** The ids a set of field values points at, gathered before loading them. */
@@ -18,9 +20,16 @@ export interface Needs {
   links: Set<string>;
   /** Entries named by reference fields, keyed by the field key (for include). */
   refs: Map<string, Set<string>>;
+  /** Form keys named by form fields. */
+  forms: Set<string>;
 }
 
-export const emptyNeeds = (): Needs => ({ assets: new Set(), links: new Set(), refs: new Map() });
+export const emptyNeeds = (): Needs => ({
+  assets: new Set(),
+  links: new Set(),
+  refs: new Map(),
+  forms: new Set(),
+});
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -76,6 +85,11 @@ function collectValue(v: unknown, def: FieldDef, types: TypeMap, needs: Needs): 
     case 'richtext':
       walkRichText(v, (mark) => collectLink(mark, needs));
       break;
+    case 'form': {
+      const key = formKeyOf(v);
+      if (key !== null) needs.forms.add(key);
+      break;
+    }
     case 'blocks':
       if (Array.isArray(v))
         for (const block of v) {
@@ -86,6 +100,12 @@ function collectValue(v: unknown, def: FieldDef, types: TypeMap, needs: Needs): 
     default:
       break;
   }
+}
+
+/** A form field holds the form key, or `{ form: key }`. */
+function formKeyOf(v: unknown): string | null {
+  const key = typeof v === 'string' ? v : isObj(v) ? v.form : null;
+  return typeof key === 'string' ? key : null;
 }
 
 function walkRichText(node: unknown, onLink: (attrs: unknown) => void): void {
@@ -171,9 +191,11 @@ function renderValue(v: unknown, def: FieldDef, ctx: RenderContext): unknown {
           },
         ];
       });
-    case 'form':
-      // Form definitions are delivered once forms exist (issue 6); until then the key and a null definition.
-      return { form: typeof v === 'string' ? v : isObj(v) ? v.form : null, definition: null };
+    case 'form': {
+      // spec 2.9: the form key and the form in the entry's locale, or null when the form was deleted.
+      const key = formKeyOf(v);
+      return { form: key, definition: (key !== null && ctx.forms?.get(key)) || null };
+    }
     default:
       return v;
   }

@@ -84,6 +84,7 @@ export async function resolveEntries(
       collect(s, types, roundNeeds);
     }
     for (const a of roundNeeds.assets) needs.assets.add(a);
+    for (const f of roundNeeds.forms) needs.forms.add(f);
     for (const id of includeTargets(roundNeeds, params.include)) if (!includedSet.has(id)) next.add(id);
     const more = [...roundNeeds.links, ...[...roundNeeds.refs.values()].flatMap((s) => [...s])];
     for (const id of more) linkIds.add(id);
@@ -93,12 +94,14 @@ export async function resolveEntries(
   }
 
   const assets = await view.assets([...needs.assets]);
+  const forms = needs.forms.size > 0 ? await view.forms([...needs.forms], params.chain) : new Map();
   const ctx: RenderContext = {
     chain: params.chain,
     types,
     assets,
     entries: known,
     assetUrl: params.assetUrl,
+    forms,
   };
   const links: Record<string, DeliveredLink> = {};
   for (const id of [...linkIds].sort()) {

@@ -20,7 +20,7 @@ type Params = { spaceId: string };
 type Query = Record<string, unknown>;
 
 /** spec 1.2 and 4.1: pinned responses are immutable; previews are never cached. */
-function cacheHeaders(reply: FastifyReply, scope: Scope): void {
+export function cacheHeaders(reply: FastifyReply, scope: Scope): void {
   if (scope.view.mode !== 'published') reply.header('cache-control', 'private, no-store');
   else if (scope.pinned) reply.header('cache-control', 'public, max-age=31536000, immutable');
   else reply.header('cache-control', 'public, max-age=10, stale-while-revalidate=60');

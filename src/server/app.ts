@@ -1,7 +1,15 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { TokenCache } from '../auth/token-cache.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import { edgePlugin } from '../cluster/edge-plugin.js';
+import { listRoutes } from '../delivery/list/routes.js';
 import { deliveryRoutes } from '../delivery/routes.js';
+import { formManagementRoutes } from '../forms/management-routes.js';
+import { formRoutes } from '../forms/routes.js';
+import { jobsPlugin } from '../jobs/plugin.js';
+import { managementRoutes } from '../management/plugin.js';
+import { menuRoutes } from '../menus/routes.js';
+import { redirectRoutes } from '../redirects/routes.js';
 import type { Store } from '../store/open-store.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
 import type { Config } from './config.js';
@@ -12,6 +20,8 @@ export interface AppDeps {
   config: Config;
   store: Store;
   blobs: BlobStore;
+  /** The time source of time-dependent answers (form status, `today`); tests pin it. Default: the system clock. */
+  clock?: () => Date;
 }
 
 /** What every route plugin gets: the opened resources, the shared token lookup and the master key. */
@@ -42,8 +52,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/healthz', async () => ({ ok: true }));
 
   await app.register(deliveryPipeline, { services });
+  // Rate limit and response cache stages, cv fan-out, /readyz and /metrics (issue 5).
+  await app.register(edgePlugin, { services });
 
   // Route plugins, one per domain. Public reads mark their routes `config: { delivery: 'read' }`.
   await app.register(deliveryRoutes, { services });
+  await app.register(listRoutes, { services });
+  await app.register(formRoutes, { services });
+  await app.register(formManagementRoutes, { services });
+  await app.register(menuRoutes, { services });
+  await app.register(redirectRoutes, { services });
+  await app.register(managementRoutes, { services });
+  // The outbox job runner in this process (webhooks now; email and chat with forms), unless FOLIO_WORKER=off.
+  await app.register(jobsPlugin, { services });
   return app;
 }

@@ -21,6 +21,27 @@ export interface Config {
   readonly demo: boolean;
   /** Master key for signing (cursors, URLs) and keyed hashes; default: a key generated once in the store. */
   readonly secret: string | null;
+  /** FOLIO_WORKER: run the outbox job runner inside `folio serve` (off when `folio worker` processes run it). */
+  readonly worker: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE: let webhook endpoints be loopback or private-network addresses (off: SSRF guard). */
+  readonly webhookAllowPrivate: boolean;
+  /** Forms (spec 4.4, 8): Turnstile's siteverify URL and timeout, and the submission rate limits per minute. */
+  readonly turnstileVerifyUrl: string;
+  readonly turnstileTimeoutMs: number;
+  readonly rateLimitVisitorPerMinute: number;
+  readonly rateLimitFormPerMinute: number;
+  /** Prefix of every Redis key and channel (REDIS_PREFIX), so installations can share one Redis. */
+  readonly redisPrefix: string;
+  /** The response cache (src/cache/): L1 byte bound, lifetime of current-cv entries, of pinned ones in L2. */
+  readonly cache: {
+    readonly l1MaxBytes: number;
+    readonly ttlSeconds: number;
+    readonly pinnedTtlSeconds: number;
+  };
+  /** Requests per minute per token on the delivery API (spec 8: 1,200). */
+  readonly rateLimitPerMinute: number;
+  /** Bound on cv staleness when no publish notification arrives (the fallback poll of src/cluster/). */
+  readonly cvPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -108,8 +129,11 @@ export function loadConfig(env: Env = process.env): Config {
       : /^(1|true|yes|on)$/i.test(trustRaw)
         ? true
         : trustRaw;
+  const schema = read(env, 'DATABASE_SCHEMA');
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+    throw new ConfigError('DATABASE_SCHEMA', 'must be a lower-case SQL identifier');
   const store: StoreConfig = databaseUrl
-    ? { engine: 'postgres', url: databaseUrl }
+    ? { engine: 'postgres', url: databaseUrl, ...(schema === undefined ? {} : { schema }) }
     : { engine: 'sqlite', file: resolve(dataDir, 'folio.sqlite') };
   return Object.freeze({
     port,
@@ -123,5 +147,21 @@ export function loadConfig(env: Env = process.env): Config {
     keepVersions: int(env, 'KEEP_VERSIONS', 1000, 1, 1_000_000_000),
     demo: bool(env, 'FOLIO_DEMO', true),
     secret: secret(env),
+    worker: bool(env, 'FOLIO_WORKER', true),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    turnstileVerifyUrl:
+      url(env, 'TURNSTILE_VERIFY_URL', ['http:', 'https:']) ??
+      'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    turnstileTimeoutMs: int(env, 'TURNSTILE_TIMEOUT_MS', 5000, 100, 60_000),
+    rateLimitVisitorPerMinute: int(env, 'RATE_LIMIT_VISITOR_PER_MINUTE', 10, 1, 1_000_000_000),
+    rateLimitFormPerMinute: int(env, 'RATE_LIMIT_FORM_PER_MINUTE', 30, 1, 1_000_000_000),
+    redisPrefix: read(env, 'REDIS_PREFIX') ?? 'folio:',
+    cache: Object.freeze({
+      l1MaxBytes: int(env, 'CACHE_L1_MAX_MB', 128, 1, 65_536) * 1024 * 1024,
+      ttlSeconds: int(env, 'CACHE_TTL_SECONDS', 60, 1, 31_536_000),
+      pinnedTtlSeconds: int(env, 'CACHE_PINNED_TTL_SECONDS', 86_400, 1, 31_536_000),
+    }),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_DELIVERY_PER_MINUTE', 1200, 1, 100_000_000),
+    cvPollMs: int(env, 'CV_POLL_MS', 1000, 50, 3_600_000),
   });
 }

@@ -13,7 +13,11 @@ declare module 'fastify' {
   }
 }
 
-export type DeliveryStage = (request: FastifyRequest, reply: FastifyReply) => Promise<void | FastifyReply>;
+/** A stage may answer synchronously (no promise on a cache hit's hot path); the pipeline awaits either. */
+export type DeliveryStage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<void | FastifyReply> | void | FastifyReply;
 
 /**
  * The pipeline every public delivery request passes (DESIGN.md picture): auth → rate limit → cache. It is one
@@ -30,7 +34,10 @@ export const deliveryPipeline = fp(
     app.addHook('preHandler', async (request, reply) => {
       if (!request.routeOptions.config.delivery) return;
       for (const stage of stages) {
-        await stage(request, reply);
+        const result = stage(request, reply);
+        // A stage that answered (a cache hit) returns the reply; returning it lets Fastify wait for the send.
+        if (result === reply) return reply;
+        if (result !== undefined) await result;
         if (reply.sent) return reply;
       }
       return undefined;

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isStoreUnavailable } from '../observability/store-unavailable.js';
 import { FolioError } from './errors.js';
 
 /** Maps Fastify's own errors onto the registry (spec 7.2); anything else is a 500 whose message is never shown. */
@@ -19,6 +20,11 @@ export function toFolioError(err: FastifyError | Error): FolioError {
     default:
       break;
   }
+  if (isStoreUnavailable(err)) {
+    return new FolioError('unavailable', 'The service is temporarily unavailable; try again shortly.', {
+      cause: err,
+    });
+  }
   if (e.validation) {
     const where = e.validationContext === 'body' ? 'invalid_body' : 'invalid_query';
     return new FolioError(where, e.message);
@@ -33,7 +39,8 @@ export function toFolioError(err: FastifyError | Error): FolioError {
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const folio = toFolioError(err as Error);
-    if (folio.status >= 500) request.log.error({ err }, 'request failed');
+    // An unreachable store is logged once by the cv poll (src/cluster/cv-fanout.ts), not once per request.
+    if (folio.status >= 500 && folio.code !== 'unavailable') request.log.error({ err }, 'request failed');
     if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
     reply.status(folio.status).header('cache-control', 'no-store').send(folio.toBody());
   });

@@ -1,6 +1,7 @@
 import type { AssetDoc, ContentTypeDef, FieldValues } from '../content/model.js';
 import type { Store } from './open-store.js';
 import type { Queryable } from './spaces-repo.js';
+import { clearListSpace } from './list-repo.js';
 
 /** An entry's authoring state. */
 export interface EntryRow {
@@ -216,9 +217,13 @@ export async function clearSpaceContent(db: Queryable, spaceId: string): Promise
     'assets',
     'docs',
     'doc_versions',
+    'redirects',
+    'webhooks',
+    'webhook_deliveries',
   ] as const) {
     await db.deleteFrom(table).where('space_id', '=', spaceId).execute();
   }
+  await clearListSpace(db, spaceId);
 }
 
 export async function updateEntryState(

@@ -1,6 +1,7 @@
 import { type Expression, type SqlBool, sql, type Transaction } from 'kysely';
 import type { EntrySnapshot } from '../content/model.js';
 import { pathKey } from '../content/paths.js';
+import { closeListVersion, putListVersions, pruneListVersions } from './list-repo.js';
 import type { Store } from './open-store.js';
 import type { Database } from './schema.js';
 
@@ -113,6 +114,7 @@ export async function closeEntry(tx: Transaction<Database>, spaceId: string, ent
   const match = { space_id: spaceId, entry_id: entryId };
   await closeOpen(tx, 'entry_versions', match, cv);
   await closeOpen(tx, 'entry_paths', match, cv);
+  await closeListVersion(tx, spaceId, entryId, cv);
 }
 
 export async function putEntryVersion(
@@ -152,6 +154,8 @@ export async function putEntryVersion(
     }));
     if (rows.length > 0) await tx.insertInto('entry_paths').values(rows).execute();
   }
+  // Entry lists, tree and sitemap read narrow rows derived from the version (src/store/list-repo.ts).
+  await putListVersions(tx, spaceId, cv, [{ snapshot, typeKind }]);
 }
 
 export async function closeDoc(
@@ -184,8 +188,9 @@ export async function putDocVersion(
  * (DESIGN.md: a pinned cv older than that answers a clear error, never different content).
  */
 export async function pruneBefore(tx: Transaction<Database>, spaceId: string, minCv: number): Promise<void> {
-  for (const table of ['entry_versions', 'entry_paths', 'doc_versions'] as const) {
+  for (const table of ['entry_versions', 'entry_paths', 'doc_versions', 'redirects'] as const) {
     await tx.deleteFrom(table).where('space_id', '=', spaceId).where('cv_to', '<=', minCv).execute();
   }
+  await pruneListVersions(tx, spaceId, minCv);
   await tx.updateTable('spaces').set({ min_cv: minCv }).where('id', '=', spaceId).execute();
 }

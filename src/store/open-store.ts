@@ -7,6 +7,7 @@ import type { StoreConfig } from '../server/config.js';
 import type { StoreDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
+import { withStatementCache } from './dialect/sqlite-statements.js';
 import { migrateToLatest } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -51,7 +52,7 @@ function openSqlite(file: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: sqliteDialect,
@@ -80,10 +81,15 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
   const pool = new pg.Pool({
     connectionString: config.url,
     max: 10,
+    // An unreachable server fails a request in bounded time (503 unavailable), never hangs it.
+    connectionTimeoutMillis: 5000,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
+  // Nor may a connection lost while a client is checked out (the pool listens only to idle ones): the running
+  // query fails (503 unavailable) and the pool drops the client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

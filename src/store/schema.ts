@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** JSON columns: `jsonb` on PostgreSQL (returned parsed), `text` on SQLite (returned as a string). Written as a
  * JSON string on both; read through `dialect.parseJson`. Only objects and arrays are stored in them. */
@@ -122,6 +122,13 @@ export interface Database {
   doc_versions: DocVersionsTable;
   outbox: OutboxTable;
   secrets: SecretsTable;
+  list_entries: ListEntriesTable;
+  list_values: ListValuesTable;
+  redirects: RedirectsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  submissions: SubmissionsTable;
+  form_counters: FormCountersTable;
 }
 
 export interface OutboxTable {
@@ -143,4 +150,106 @@ export interface OutboxTable {
 export interface SecretsTable {
   name: string;
   value: string;
+}
+
+/** A stored form submission (spec 2.13): visible values, page, language, user agent, consent; never the IP. */
+export interface SubmissionsTable {
+  id: string;
+  space_id: string;
+  form_key: string;
+  folder: 'inbox' | 'spam';
+  values: JsonColumn;
+  page: string | null;
+  locale: string;
+  user_agent: string | null;
+  consent: JsonColumn;
+  unique_key: string | null;
+  created_at: string;
+  delete_after: string;
+}
+
+/** Stored non-spam submissions per form: the capacity check locks this row (spec 3.1 "full"). */
+export interface FormCountersTable {
+  space_id: string;
+  form_key: string;
+  count: number;
+}
+
+/** Redirects (spec 2.6), versioned like the published log: visible at cv when cv_from <= cv < cv_to. */
+export interface RedirectsTable {
+  space_id: string;
+  id: string;
+  cv_from: number;
+  cv_to: number | null;
+  /** null: shared by every locale. */
+  locale: string | null;
+  from_path: string;
+  /** `pathKey(from_path)`: matching ignores case, a trailing slash and the query (spec 2.6 rule 5). */
+  from_key: string;
+  /** Target entry, resolved to its current path at read time (spec 2.6 rule 2: no chains). */
+  to_entry: string | null;
+  to_url: string | null;
+  /** 301 or 302; 410 when the target entry was deleted. */
+  status: number;
+  source: 'manual' | 'auto';
+  position: number;
+  created_at: string;
+}
+
+/** Webhook endpoints (spec 6), signed per Standard Webhooks with their `whsec_` secret. */
+export interface WebhooksTable {
+  id: string;
+  space_id: string;
+  url: string;
+  events: JsonColumn;
+  secret: string;
+  enabled: number;
+  disabled_reason: string | null;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One row per delivery attempt of an event to an endpoint. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  space_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  ok: number;
+  duration_ms: number;
+  error: string | null;
+  at: string;
+}
+
+/** Entry lists (migration 0003): one narrow row per entry version, globals excluded; cv_to 2147483647 = open. */
+export interface ListEntriesTable {
+  id: Generated<number>;
+  space_id: string;
+  entry_id: string;
+  cv_from: number;
+  cv_to: number;
+  type: string;
+  kind: string;
+  parent_id: string | null;
+  position: number;
+  name: string;
+  published_at: string;
+  first_published_at: string;
+}
+
+/** Filterable values of a list_entries row per locale (`*`: the same in every locale), see migration 0003. */
+export interface ListValuesTable {
+  space_id: string;
+  vid: number;
+  cv_from: number;
+  cv_to: number;
+  type: string;
+  key: string;
+  loc: string;
+  str: string | null;
+  num: number | null;
 }

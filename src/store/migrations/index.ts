@@ -1,7 +1,11 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { StoreDialect } from '../dialect/dialect.js';
 import { up0001Initial } from './0001-initial.js';
 import { up0002Outbox } from './0002-outbox.js';
+import { up0003EntryLists } from './0003-entry-lists.js';
+import { up0004RedirectsWebhooks } from './0004-redirects-webhooks.js';
+import { up0005Forms } from './0005-forms.js';
+import { up0006CvNotify } from './0006-cv-notify.js';
 
 type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 
@@ -12,17 +16,28 @@ type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 const MIGRATIONS: [name: string, up: Up][] = [
   ['0001-initial', up0001Initial],
   ['0002-outbox', up0002Outbox],
+  ['0003-entry-lists', up0003EntryLists],
+  ['0004-redirects-webhooks', up0004RedirectsWebhooks],
+  ['0005-forms', up0005Forms],
+  ['0006-cv-notify', up0006CvNotify],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
   const migrations: Record<string, Migration> = {};
   for (const [name, up] of MIGRATIONS) migrations[name] = { up: (d: Kysely<unknown>) => up(d, dialect) };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
+  // Kysely looks for its migration tables in every schema unless told which one: on PostgreSQL name the
+  // store's own schema, or a store whose schema is new skips creating them when another schema has them.
+  const schema =
+    dialect.engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider,
     migrationTableName: 'folio_migration',
     migrationLockTableName: 'folio_migration_lock',
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

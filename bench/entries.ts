@@ -1,0 +1,284 @@
+/**
+ * `npm run bench -- entries [sqlite|postgres] [--entries N]`: entry lists at scale (issue 3). Generates a space of
+ * 100k published entries in 3 locales (plus a 10k one for the sitemap memory comparison) per engine, then
+ * measures sequential requests over real HTTP against `buildApp` on 127.0.0.1, with the response cache's L1
+ * sized to nothing so every request reaches the origin, beside a bare Fastify baseline serving a constant
+ * body of the same size. Prints p50/p99 in ms; the PostgreSQL schema and the SQLite file are removed at the end.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import Fastify from 'fastify';
+import { CompiledQuery, sql } from 'kysely';
+import pg from 'pg';
+import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
+import { randomBase62 } from '../src/lib/ids.js';
+import { buildApp } from '../src/server/app.js';
+import { type Config, loadConfig, type StoreConfig } from '../src/server/config.js';
+import { compileList } from '../src/delivery/list/list-query-repo.js';
+import type { ListPlan } from '../src/delivery/list/plan.js';
+import { openStore, type Store } from '../src/store/open-store.js';
+import { CATEGORIES, generateSpace, WORDS } from './lib-entries-space.js';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const TOKEN = 'folio_pub_BenchEntriesToken0000000001';
+const SMALL_TOKEN = 'folio_pub_BenchEntriesToken0000000002';
+const auth = { authorization: `Bearer ${TOKEN}` };
+// Forced collections while sampling, so the memory figure is live data, not garbage V8 has not collected yet.
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+interface Stats {
+  p50: number;
+  p99: number;
+  n: number;
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+async function timeOne(url: string): Promise<{ ms: number; body: string; status: number }> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers: auth });
+  const body = await res.text();
+  return { ms: performance.now() - t0, body, status: res.status };
+}
+
+async function measure(urls: string[], warmup = 5): Promise<Stats> {
+  for (const u of urls.slice(0, warmup)) await timeOne(u);
+  const times: number[] = [];
+  for (const u of urls) {
+    const r = await timeOne(u);
+    if (r.status !== 200) throw new Error(`${u} answered ${r.status}: ${r.body.slice(0, 300)}`);
+    times.push(r.ms);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 0.5), p99: pct(times, 0.99), n: times.length };
+}
+
+const fmt = (s: Stats) => `p50 ${s.p50.toFixed(2)} ms  p99 ${s.p99.toFixed(2)} ms  (n=${s.n})`;
+
+/** Streams a sitemap, counting bytes without keeping them. */
+async function sitemapTime(url: string, token: string): Promise<{ ms: number; bytes: number }> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  let bytes = 0;
+  for await (const chunk of res.body ?? []) bytes += (chunk as Uint8Array).length;
+  return { ms: performance.now() - t0, bytes };
+}
+
+/** The same, sampling live heap (after a forced GC) and RSS every 25 ms: peak growth over the start. */
+async function sitemapMemory(url: string, token: string): Promise<{ heapMb: number; rssMb: number }> {
+  gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const rss0 = process.memoryUsage().rss;
+  let heap = heap0;
+  let rss = rss0;
+  const timer = setInterval(() => {
+    gc();
+    const m = process.memoryUsage();
+    heap = Math.max(heap, m.heapUsed);
+    rss = Math.max(rss, m.rss);
+  }, 25);
+  await sitemapTime(url, token);
+  clearInterval(timer);
+  return { heapMb: (heap - heap0) / 1e6, rssMb: (rss - rss0) / 1e6 };
+}
+
+/** Prints the engine's plan of the count and the page statement of the issue's list query. */
+async function explain(store: Store, engine: 'sqlite' | 'postgres'): Promise<void> {
+  const space = await store.db
+    .selectFrom('spaces')
+    .select('cv')
+    .where('id', '=', 'spc_bench')
+    .executeTakeFirst();
+  const plan: ListPlan = {
+    spaceId: 'spc_bench',
+    cv: Number(space?.cv),
+    locale: 'en',
+    type: 'post',
+    folderTypes: ['folder'],
+    under: null,
+    conds: [
+      {
+        source: { kind: 'value', key: 'category', col: 'str', many: false, locs: 'any' },
+        negate: false,
+        test: 'in',
+        values: ['c3'],
+      },
+      {
+        source: { kind: 'value', key: 'rating', col: 'num', many: false, locs: 'any' },
+        negate: false,
+        test: 'cmp',
+        cmp: '>=',
+        value: 3,
+      },
+    ],
+    words: null,
+    sort: [{ source: { kind: 'column', column: 'published_at', nullable: false }, desc: true }],
+    limit: 20,
+    after: null,
+  };
+  const [count, page] = compileList(store, plan, false);
+  for (const [name, q] of [
+    ['count', count],
+    ['page', page],
+  ] as const) {
+    if (!q) continue;
+    const prefix = engine === 'sqlite' ? 'explain query plan ' : 'explain (analyze, costs off) ';
+    const { rows } = await store.db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(prefix + q.sql, [...q.parameters]),
+    );
+    console.log(`plan of the ${name} statement:`);
+    for (const r of rows) console.log(`    ${String(r.detail ?? r['QUERY PLAN'])}`);
+  }
+}
+
+async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'folio-bench-'));
+  const schema = `bench_entries_${randomBase62(8).toLowerCase()}`;
+  const storeConfig: StoreConfig =
+    engine === 'sqlite'
+      ? { engine, file: join(dataDir, 'folio.sqlite') }
+      : { engine, url: DATABASE_URL, schema };
+  const store = await openStore(storeConfig);
+  const blobs = new LocalDirBlobStore(join(dataDir, 'blobs'));
+  try {
+    let t0 = performance.now();
+    await generateSpace(store, blobs, 'spc_bench', TOKEN, total);
+    await generateSpace(store, blobs, 'spc_small', SMALL_TOKEN, Math.round(total / 10));
+    // After a bulk load PostgreSQL's autovacuum sets the visibility map (index-only scans) and statistics; the
+    // bench does not wait for it. SQLite runs without ANALYZE, as an installation does.
+    if (engine === 'postgres')
+      for (const table of [
+        'list_entries',
+        'list_values',
+        'list_search',
+        'entry_versions',
+        'entry_paths',
+        'doc_versions',
+      ])
+        await sql`vacuum analyze ${sql.table(table)}`.execute(store.db);
+    console.log(
+      `\n== ${engine}: generated ${total} + ${Math.round(total / 10)} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+
+    await explain(store, engine);
+
+    const config: Config = {
+      ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1' }),
+      store: storeConfig,
+      rateLimitPerMinute: 100_000_000,
+      cache: { l1MaxBytes: 1, ttlSeconds: 1, pinnedTtlSeconds: 1 },
+    };
+    const app = await buildApp({ config, store, blobs });
+    const base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/v1/spc_bench`;
+
+    const list = (c: number, r: number, loc: string) =>
+      `${base}/entries?type=post&filter[fields.category][eq]=c${c}&filter[fields.rating][gte]=${r}&sort=-publishedAt&include=author&limit=20&locale=${loc}`;
+    const sample = await timeOne(list(3, 3, 'en'));
+    const parsed = JSON.parse(sample.body) as { total: number };
+    const cold: string[] = [];
+    for (const loc of ['en', 'de', 'fr'])
+      for (let r = 1; r <= 5; r++) for (let c = 0; c < CATEGORIES; c++) cold.push(list(c, r, loc));
+    console.log(`list (issue query, total ${parsed.total} for c3/rating>=3, ${sample.body.length} bytes)`);
+    console.log(`  distinct selections (total counted each time): ${fmt(await measure(cold))}`);
+    console.log(
+      `  same query repeated (total cached per cv):    ${fmt(await measure(Array(200).fill(list(3, 3, 'en'))))}`,
+    );
+
+    // Deep page: walk to page 200 of one category (≈5,000 posts), then time that page.
+    const deep = `${base}/entries?type=post&filter[fields.category][eq]=c7&sort=-publishedAt&limit=20`;
+    let url = deep;
+    t0 = performance.now();
+    for (let page = 1; page < 200; page++) {
+      const next = (JSON.parse((await timeOne(url)).body) as { nextCursor: string | null }).nextCursor;
+      if (next === null) throw new Error(`no page ${page + 1}`);
+      url = `${deep}&cursor=${encodeURIComponent(next)}`;
+    }
+    console.log(`cursor walk pages 1-199: ${((performance.now() - t0) / 199).toFixed(2)} ms per page`);
+    console.log(
+      `  page 200 by cursor:                           ${fmt(await measure(Array(100).fill(url)))}`,
+    );
+
+    const words = WORDS.filter((_, i) => i >= 300 && i % 27 === 0).slice(0, 100);
+    const counts = await Promise.all(
+      words
+        .slice(0, 3)
+        .map(
+          async (w) =>
+            (JSON.parse((await timeOne(`${base}/entries?search=${w}&limit=20`)).body) as { total: number })
+              .total,
+        ),
+    );
+    console.log(
+      `search (100 words, e.g. ${words
+        .slice(0, 3)
+        .map((w, i) => `${w}: ${counts[i]} hits`)
+        .join(', ')})`,
+    );
+    console.log(
+      `  search=<word>&limit=20:                        ${fmt(await measure(words.map((w) => `${base}/entries?search=${w}&limit=20`)))}`,
+    );
+
+    console.log(
+      `tree?depth=3:                                   ${fmt(await measure(Array(100).fill(`${base}/tree?depth=3`)))}`,
+    );
+    const byPath = await store.db
+      .selectFrom('entry_paths')
+      .select('path_key')
+      .where('space_id', '=', 'spc_bench')
+      .where('locale', '=', 'en')
+      .where('path_key', 'like', '/blog/%/post-%')
+      .orderBy('entry_id')
+      .limit(300)
+      .execute();
+    console.log(
+      `by-path (300 posts):                            ${fmt(await measure(byPath.map((p) => `${base}/entries/by-path${p.path_key}`)))}`,
+    );
+
+    for (const [space, token] of [
+      ['spc_small', SMALL_TOKEN],
+      ['spc_bench', TOKEN],
+    ] as const) {
+      const url = `${base.replace('spc_bench', space)}/sitemap?locale=de`;
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await sitemapTime(url, token));
+      const best = runs.reduce((a, b) => (a.ms < b.ms ? a : b));
+      const mem = await sitemapMemory(url, token);
+      console.log(
+        `sitemap ${space} (${(best.bytes / 1e6).toFixed(1)} MB): best of 3 ${best.ms.toFixed(0)} ms; ` +
+          `peak growth while streaming: live heap ${mem.heapMb.toFixed(1)} MB, RSS ${mem.rssMb.toFixed(1)} MB`,
+      );
+    }
+
+    // Baseline: bare Fastify answering a constant body of the list response's size, same client, same loop.
+    const bare = Fastify();
+    bare.get('/x', async (_req, reply) => reply.type('application/json').send(sample.body));
+    const bareUrl = `${await bare.listen({ host: '127.0.0.1', port: 0 })}/x`;
+    console.log(
+      `baseline (bare Fastify, same body):             ${fmt(await measure(Array(300).fill(bareUrl)))}`,
+    );
+    await bare.close();
+    await app.close();
+  } finally {
+    await store.close();
+    if (engine === 'postgres') {
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export default async function entriesBench(args: string[]): Promise<void> {
+  const n = args.indexOf('--entries');
+  const total = n >= 0 ? Number(args[n + 1]) : 100_000;
+  const engines = args.filter((a) => a === 'sqlite' || a === 'postgres');
+  for (const engine of engines.length > 0 ? engines : (['sqlite', 'postgres'] as const))
+    await runEngine(engine, total);
+}

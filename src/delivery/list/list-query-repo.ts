@@ -1,0 +1,263 @@
+import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
+import type { Store } from '../../store/open-store.js';
+import { listEngineFor, type ListEngine, searchScope } from '../../store/search/list-engine.js';
+import { ANY_LOCALE, FOLDER_PATH_KEY, PATH_KEY, searchConfig } from './index-values.js';
+import type { Cond, ListPlan, Scalar, Source, Test } from './plan.js';
+
+/**
+ * The SQL of entry lists (spec 4.3) on the list tables of migration 0003, the same statements on both engines
+ * (engine fragments come from src/store/search/). Filters are EXISTS probes of `list_values`; one selective
+ * filter (or the full-text match) may instead drive the query, so `total` and sparse pages scan only its index
+ * range; dense pages walk `list_entries` in sort order and stop after `limit + 1` rows.
+ */
+
+type Sql = RawBuilder<unknown>;
+const ref = (r: string): Sql => sql.ref(r);
+
+export interface PageRow {
+  vid: number;
+  entryId: string;
+  /** Sort values, entry id last: what the cursor carries. */
+  after: Scalar[];
+}
+
+/** A filter or `under` that can drive the query: positive, one row per version (no duplicate results). */
+type Driver =
+  { kind: 'cond'; cond: Cond & { source: Extract<Source, { kind: 'value' }> } } | { kind: 'under' };
+
+function testSql(engine: ListEngine, col: Sql, t: Test): Sql {
+  switch (t.test) {
+    case 'in':
+      return sql`${col} in (${sql.join(t.values)})`;
+    case 'substring':
+      return engine.contains(col, t.value);
+    case 'cmp':
+      return sql`${col} ${sql.raw(t.cmp)} ${t.value}`;
+    case 'present':
+      return sql`${col} is not null`;
+  }
+}
+
+function valueRow(alias: string, source: Extract<Source, { kind: 'value' }>, locale: string): Sql {
+  const loc = ref(`${alias}.loc`);
+  const where =
+    source.locs === 'locale'
+      ? sql`${loc} = ${locale}`
+      : source.locs === 'any'
+        ? sql`${loc} = ${ANY_LOCALE}`
+        : sql`${loc} in (${locale}, ${ANY_LOCALE})`;
+  return sql`${ref(`${alias}.key`)} = ${source.key} and ${where}`;
+}
+
+/**
+ * `perRow`: the rows are a selective driver's (or the full-text matches), so each other filter is probed per
+ * row; measured on PostgreSQL, a hash join over the probed filter's whole range costs more.
+ */
+function condSql(engine: ListEngine, plan: ListPlan, cond: Cond, vid: Sql, perRow: boolean): Sql {
+  if (cond.source.kind === 'column') {
+    const pos = testSql(engine, ref(`e.${cond.source.column}`), cond);
+    // `is not true`: a NULL (no parent) is outside `parentId eq x` and inside its negation.
+    return cond.negate ? sql`(${pos}) is not true` : pos;
+  }
+  const test =
+    cond.test === 'present' ? sql`` : sql`and ${testSql(engine, ref(`x.${cond.source.col}`), cond)}`;
+  const probe = sql`exists (select 1 from list_values x where x.vid = ${vid}
+    and ${valueRow('x', cond.source, plan.locale)} ${test}${perRow ? engine.perRowProbe : sql``})`;
+  return cond.negate ? sql`not ${probe}` : probe;
+}
+
+/** spec 4.3 `under`: the folder's own path (its start page) and every path below it, at any depth. */
+function underRange(alias: string, folderPath: string): Sql {
+  const s = ref(`${alias}.str`);
+  return sql`${s} >= ${folderPath} and ${s} < ${`${folderPath}0`} and (${s} = ${folderPath} or ${s} >= ${`${folderPath}/`})`;
+}
+
+function pickDriver(plan: ListPlan): Driver | null {
+  const rank = (c: Cond): number => {
+    if (c.negate || c.source.kind !== 'value') return 99;
+    if (c.test === 'in') return c.values.length === 1 ? 0 : c.source.many ? 99 : 1;
+    // `exists` is no driver: it would read every value of the key.
+    if (c.source.many || c.test === 'present') return 99;
+    return c.test === 'substring' ? 3 : 4;
+  };
+  let best: Cond | null = null;
+  for (const c of plan.conds) if (rank(c) < 99 && (best === null || rank(c) < rank(best))) best = c;
+  if (plan.under !== null && (best === null || rank(best) > 1)) return { kind: 'under' };
+  if (best === null || best.source.kind !== 'value') return null;
+  return { kind: 'cond', cond: best as Cond & { source: Extract<Source, { kind: 'value' }> } };
+}
+
+interface From {
+  from: Sql;
+  /** Conditions the source's own rows check (the driver's). */
+  where: Sql[];
+  /** The version id expression the other filters probe with. */
+  vid: Sql;
+  /** Whether list_entries (alias e) is part of the source. */
+  entries: boolean;
+}
+
+/**
+ * What the query reads rows from. A driven count with no condition on list_entries columns reads the driver's
+ * index alone: its rows carry space, type and cv.
+ */
+function fromClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, needEntries = true): From {
+  if (plan.words !== null) {
+    const m = engine.matches(searchScope(plan.spaceId, plan.locale), searchConfig(plan.locale), plan.words);
+    const from = sql`(${m}) m ${engine.orderedJoin} list_entries e on e.id = m.vid`;
+    return { from, where: [], vid: sql`e.id`, entries: true };
+  }
+  if (driver === null) return { from: sql`list_entries e`, where: [], vid: sql`e.id`, entries: true };
+  const where = [
+    sql`d.space_id = ${plan.spaceId} and d.cv_from <= ${plan.cv} and d.cv_to > ${plan.cv}`,
+    plan.type !== null
+      ? sql`d.type = ${plan.type}`
+      : plan.folderTypes.length > 0
+        ? sql`d.type not in (${sql.join(plan.folderTypes)})`
+        : sql`1 = 1`,
+  ];
+  if (driver.kind === 'under') {
+    where.push(sql`d.key = ${PATH_KEY} and d.loc = ${plan.locale} and ${underRange('d', plan.under ?? '')}`);
+  } else {
+    const c = driver.cond;
+    const col = ref(`d.${c.source.col}`);
+    // `is not null` lets both engines use the partial index of the column (migration 0003).
+    where.push(
+      sql`${valueRow('d', c.source, plan.locale)} and ${col} is not null and ${testSql(engine, col, c)}`,
+    );
+  }
+  if (!needEntries) return { from: sql`list_values d`, where, vid: sql`d.vid`, entries: false };
+  const from = sql`list_values d ${engine.orderedJoin} list_entries e on e.id = d.vid`;
+  return { from, where, vid: sql`e.id`, entries: true };
+}
+
+function whereClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, source: From): Sql[] {
+  const { vid } = source;
+  const where = [...source.where];
+  if (source.entries)
+    where.push(
+      sql`e.space_id = ${plan.spaceId} and e.cv_from <= ${plan.cv} and e.cv_to > ${plan.cv}`,
+      plan.type !== null ? sql`e.type = ${plan.type}` : sql`e.kind <> 'folder'`,
+    );
+  for (const c of plan.conds)
+    if (driver?.kind !== 'cond' || driver.cond !== c)
+      where.push(condSql(engine, plan, c, vid, driver !== null || plan.words !== null));
+  if (plan.under !== null && driver?.kind !== 'under')
+    where.push(sql`exists (select 1 from list_values p where p.vid = ${vid} and p.key = ${PATH_KEY}
+      and p.loc = ${plan.locale} and ${underRange('p', plan.under)})`);
+  return where;
+}
+
+function countStatement(store: Store, plan: ListPlan): RawBuilder<{ n: number | string }> {
+  const engine = listEngineFor(store.dialect);
+  const driver = plan.words === null ? pickDriver(plan) : null;
+  const needEntries = plan.conds.some((c) => c.source.kind === 'column');
+  const source = fromClause(engine, plan, driver, needEntries);
+  const conds = whereClause(engine, plan, driver, source);
+  return sql`select count(*) as n from ${source.from} where ${sql.join(conds, sql` and `)}`;
+}
+
+export async function countList(store: Store, plan: ListPlan): Promise<number> {
+  const { rows } = await countStatement(store, plan).execute(store.db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+interface Component {
+  expr: Sql;
+  desc: boolean;
+}
+
+function sortParts(plan: ListPlan): { joins: Sql[]; comps: Component[] } {
+  const joins: Sql[] = [];
+  const comps: Component[] = [];
+  plan.sort.forEach((key, i) => {
+    const s = key.source;
+    if (s.kind === 'column') comps.push({ expr: ref(`e.${s.column}`), desc: key.desc });
+    else if (s.kind === 'rank') comps.push({ expr: sql`m.rank`, desc: key.desc });
+    else {
+      const alias = `s${i}`;
+      const col = s.kind === 'path' ? 'str' : s.col;
+      const on =
+        s.kind === 'path'
+          ? sql`${ref(`${alias}.key`)} = ${PATH_KEY} and ${ref(`${alias}.loc`)} = ${plan.locale}`
+          : sql`${valueRow(alias, s, plan.locale)} and ${ref(`${alias}.${col}`)} is not null`;
+      joins.push(sql`left join list_values ${sql.raw(alias)} on ${ref(`${alias}.vid`)} = e.id and ${on}`);
+      const v = ref(`${alias}.${col}`);
+      // Entries without the value sort last in both directions: a 0/1 flag first, then the value.
+      comps.push({ expr: sql`case when ${v} is null then 1 else 0 end`, desc: false });
+      comps.push({ expr: sql`coalesce(${v}, ${col === 'num' ? 0 : ''})`, desc: key.desc });
+    }
+  });
+  comps.push({ expr: sql`e.entry_id`, desc: plan.sort.at(-1)?.desc ?? false });
+  return { joins, comps };
+}
+
+/** Rows strictly after the cursor's values, in the sort's order; the first bound lets an index seek there. */
+function keyset(comps: readonly Component[], after: readonly Scalar[]): Sql {
+  const [first] = comps;
+  const a0 = after[0];
+  if (!first || a0 === undefined) return sql`1 = 1`;
+  const ors = comps.map((c, i) => {
+    const eqs = comps.slice(0, i).map((p, j) => sql`${p.expr} = ${after[j] ?? null}`);
+    const step = sql`${c.expr} ${sql.raw(c.desc ? '<' : '>')} ${after[i] ?? null}`;
+    return sql`(${sql.join([...eqs, step], sql` and `)})`;
+  });
+  return sql`${first.expr} ${sql.raw(first.desc ? '<=' : '>=')} ${a0} and (${sql.join(ors, sql` or `)})`;
+}
+
+function pageStatement(store: Store, plan: ListPlan, sparse: boolean) {
+  const engine = listEngineFor(store.dialect);
+  const driver = sparse && plan.words === null ? pickDriver(plan) : null;
+  const source = fromClause(engine, plan, driver);
+  const conds = whereClause(engine, plan, driver, source);
+  const { joins, comps } = sortParts(plan);
+  if (plan.after !== null) conds.push(keyset(comps, plan.after));
+  const select = comps.map((c, i) => sql`${c.expr} as ${sql.raw(`k${i}`)}`);
+  const order = comps.map((c) => sql`${c.expr} ${sql.raw(c.desc ? 'desc' : 'asc')}`);
+  const statement = sql<Record<string, unknown>>`select e.id as vid, e.entry_id as entry_id,
+    ${sql.join(select)} from ${source.from} ${sql.join(joins, sql` `)}
+    where ${sql.join(conds, sql` and `)} order by ${sql.join(order)} limit ${plan.limit + 1}`;
+  return { statement, width: comps.length };
+}
+
+/**
+ * One page: `limit + 1` rows from the cursor on. `sparse` (a small `total`) lets the most selective filter
+ * drive and sorts its matches; otherwise the sorted index is walked and filters are probed row by row.
+ */
+export async function pageList(store: Store, plan: ListPlan, sparse: boolean): Promise<PageRow[]> {
+  const { statement, width } = pageStatement(store, plan, sparse);
+  const { rows } = await statement.execute(store.db);
+  return rows.map((r) => ({
+    vid: Number(r.vid),
+    entryId: String(r.entry_id),
+    after: Array.from({ length: width }, (_, i) => {
+      const v = r[`k${i}`];
+      return typeof v === 'number' || typeof v === 'string' ? v : Number(v);
+    }),
+  }));
+}
+
+/** The statements of a list, compiled, for EXPLAIN (the bench prints the plans of its query). */
+export function compileList(store: Store, plan: ListPlan, sparse: boolean): CompiledQuery[] {
+  return [
+    countStatement(store, plan).compile(store.db),
+    pageStatement(store, plan, sparse).statement.compile(store.db),
+  ];
+}
+
+/** The real path in `locale` of the folder whose path matches `key` (a pathKey), or null (spec 4.3 `under`). */
+export async function folderPath(
+  store: Store,
+  spaceId: string,
+  cv: number,
+  locale: string,
+  key: string,
+): Promise<{ id: string; path: string } | null> {
+  const { rows } = await sql<{ entry_id: string; path: string }>`select e.entry_id, p.str as path
+    from list_values k join list_entries e on e.id = k.vid
+    join list_values p on p.vid = k.vid and p.key = ${PATH_KEY} and p.loc = ${locale}
+    where k.space_id = ${spaceId} and k.key = ${FOLDER_PATH_KEY} and k.loc = ${locale} and k.str = ${key}
+      and k.cv_from <= ${cv} and k.cv_to > ${cv} order by e.entry_id limit 1`.execute(store.db);
+  const row = rows[0];
+  return row ? { id: row.entry_id, path: row.path } : null;
+}

@@ -1,0 +1,139 @@
+import { LRUCache } from 'lru-cache';
+import type { EntrySnapshot, TypeMap } from '../../content/model.js';
+import { pathKey } from '../../content/paths.js';
+import { invalidQuery } from '../../server/errors.js';
+import type { Store } from '../../store/open-store.js';
+import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery-service.js';
+import { type DeliveredEntry, type Included, resolveEntries } from '../resolve.js';
+import { readCursor, signCursor } from './cursor.js';
+import { chainsOf } from './index-values.js';
+import { digest, listedTypes, type ListQuery, parseListQuery } from './list-params.js';
+import { countList, folderPath, pageList } from './list-query-repo.js';
+import { listInMemory } from './memory-list.js';
+import { componentCount, type ListPlan, type Scalar } from './plan.js';
+
+export interface ListDeps extends DeliveryDeps {
+  /** `deriveKey(masterKey, 'cursor')`. */
+  cursorKey: Buffer;
+}
+
+export interface ListResponse {
+  items: DeliveredEntry[];
+  included: Included;
+  nextCursor: string | null;
+  total: number;
+  cv: number;
+}
+
+/** At or below this many matches the most selective filter drives the page query (see list-query-repo). */
+const SPARSE_TOTAL = 1000;
+
+// `total` depends only on the space, the cv and the selection: every page of a listing shares it.
+const totals = new WeakMap<Store, LRUCache<string, number>>();
+function totalCache(store: Store): LRUCache<string, number> {
+  let cache = totals.get(store);
+  if (!cache) totals.set(store, (cache = new LRUCache({ max: 5000 })));
+  return cache;
+}
+
+const viewTag = (scope: Scope): string =>
+  scope.view.mode === 'release' ? `release:${scope.params.release ?? ''}` : scope.view.mode;
+
+/**
+ * The cv a request reads at: the cursor's (spec 4.3: pages stay on the version the listing started at), checked
+ * against an explicit `cv`. Returns the query to open the scope with. Draft and release cursors carry no cv.
+ */
+export function queryWithCursorCv(deps: ListDeps, query: Record<string, unknown>): Record<string, unknown> {
+  const cursor = query.cursor;
+  if (typeof cursor !== 'string' || query.draft !== undefined || query.release !== undefined) return query;
+  const { cv } = readCursor(deps.cursorKey, cursor);
+  if (query.cv !== undefined && query.cv !== String(cv))
+    throw invalidQuery('cv: differs from the cv the cursor was issued at.', 'cv');
+  return { ...query, cv: String(cv) };
+}
+
+async function folderInView(scope: Scope, types: TypeMap, under: string): Promise<string | null> {
+  const folders = [...types.values()].filter((t) => t.kind === 'folder').map((t) => t.key);
+  const key = pathKey(under);
+  const found = (await scope.view.entriesOfTypes(folders)).find((s) => {
+    const p = s.paths?.[scope.params.locale];
+    return p !== undefined && pathKey(p) === key;
+  });
+  return found?.paths?.[scope.params.locale] ?? null;
+}
+
+/** GET /entries (spec 4.2, 4.3). */
+export async function listEntries(
+  deps: ListDeps,
+  scope: Scope,
+  query: Record<string, unknown>,
+): Promise<ListResponse> {
+  const types = await scope.view.types();
+  const q: ListQuery = parseListQuery(query, types, scope.params.locale);
+  const published = scope.view.mode === 'published';
+  const bound = digest(`${viewTag(scope)}\n${q.selection}\n${q.ordering}`);
+  let after: Scalar[] | null = null;
+  if (q.cursor !== null) {
+    const state = readCursor(deps.cursorKey, q.cursor);
+    if (state.query !== bound || state.after.length !== componentCount(q.sort))
+      throw invalidQuery('cursor: belongs to another query; send the same parameters with it.', 'cursor');
+    after = state.after;
+  }
+  const cv = scope.view.cv;
+  const spaceId = scope.space.id;
+  let under: string | null = null;
+  if (q.under !== null) {
+    under = published
+      ? ((await folderPath(deps.store, spaceId, cv, scope.params.locale, pathKey(q.under)))?.path ?? null)
+      : await folderInView(scope, types, q.under);
+    if (under === null)
+      throw invalidQuery(`under: "${q.under}" is not a folder in locale "${scope.params.locale}".`, 'under');
+  }
+  const plan: ListPlan = {
+    spaceId,
+    cv,
+    locale: scope.params.locale,
+    type: q.type,
+    folderTypes: [...types.values()].filter((t) => t.kind === 'folder').map((t) => t.key),
+    under,
+    conds: q.conds,
+    words: q.words,
+    sort: q.sort,
+    limit: q.limit,
+    after,
+  };
+
+  let total: number;
+  let rows: { entryId: string; after: Scalar[] }[];
+  if (published) {
+    const cache = totalCache(deps.store);
+    const key = `${spaceId}\n${cv}\n${q.selection}`;
+    const cached = cache.get(key);
+    total = cached ?? (await countList(deps.store, plan));
+    if (cached === undefined) cache.set(key, total);
+    rows = total === 0 ? [] : await pageList(deps.store, plan, total <= SPARSE_TOTAL);
+  } else {
+    const all = await scope.view.entriesOfTypes(listedTypes(types).map((t) => t.key));
+    ({ total, rows } = listInMemory(all, types, chainsOf(scope.space.settings), plan));
+  }
+
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > q.limit && last
+      ? signCursor(deps.cursorKey, { cv, query: bound, after: last.after })
+      : null;
+  const found = await scope.view.entries(page.map((r) => r.entryId));
+  const roots = page.flatMap((r) => {
+    const s: EntrySnapshot | undefined = found.get(r.entryId);
+    return s ? [s] : [];
+  });
+  const { entries, included } = await resolveEntries(scope.view, roots, {
+    locale: scope.params.locale,
+    chain: scope.params.chain,
+    include: scope.params.include,
+    fields: scope.params.fields,
+    assetUrl: assetUrlFor(deps, spaceId),
+  });
+  return { items: entries, included, nextCursor, total, cv };
+}

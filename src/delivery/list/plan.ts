@@ -1,0 +1,72 @@
+/**
+ * A parsed entry list request (spec 4.3) in the form both evaluators take: SQL for published content
+ * (src/delivery/list/list-query-repo.ts) and memory for draft and release previews (memory-list.ts).
+ */
+
+export type Scalar = string | number;
+
+/** Columns of list_entries that lists filter or sort on. */
+export type Column = 'entry_id' | 'name' | 'parent_id' | 'position' | 'published_at' | 'first_published_at';
+
+/** Where a filter or a sort reads its value: a column, or the per-locale values of a field (or `@tags`). */
+export type Source =
+  | { kind: 'column'; column: Column; nullable: boolean }
+  | { kind: 'value'; key: string; col: 'str' | 'num'; many: boolean; locs: Locs };
+
+/**
+ * Which rows of list_values hold a value: per locale (a localized field), `*` (the same in every locale), or
+ * either (a key localized in one type and not in another).
+ */
+export type Locs = 'locale' | 'any' | 'both';
+
+/**
+ * One filter in positive form; `negate` turns it into its complement, so `ne`/`nin`/`exists=false` also
+ * match entries without a value (docs/api.md). On list values (tags, many references) a test holds when any
+ * element passes it.
+ */
+export type Test =
+  | { test: 'in'; values: Scalar[] }
+  | { test: 'substring'; value: string }
+  | { test: 'cmp'; cmp: '>' | '>=' | '<' | '<='; value: Scalar }
+  | { test: 'present' };
+
+export type Cond = { source: Source; negate: boolean } & Test;
+
+export type SortSource = Source | { kind: 'path' } | { kind: 'rank' };
+
+export interface SortKey {
+  source: SortSource;
+  desc: boolean;
+}
+
+export interface ListPlan {
+  spaceId: string;
+  cv: number;
+  locale: string;
+  /** The `type` parameter, or null: every listed type (folders are never listed). */
+  type: string | null;
+  /** Keys of folder types, left out when no type is given. */
+  folderTypes: string[];
+  /** The real path (in `locale`) of the folder named by `under`. */
+  under: string | null;
+  conds: Cond[];
+  /** Words of `search`, all required; null without search. */
+  words: string[] | null;
+  sort: SortKey[];
+  limit: number;
+  /** Sort values of the last row of the previous page (the cursor), tiebreaker last. */
+  after: Scalar[] | null;
+}
+
+/** Sort values are compared as components: a nullable value adds a "missing" flag first (missing sort last). */
+export function nullableSort(source: SortSource): boolean {
+  if (source.kind === 'path') return true;
+  if (source.kind === 'value') return true;
+  if (source.kind === 'column') return source.nullable;
+  return false;
+}
+
+/** The number of components a sort yields, the entry id tiebreaker included. */
+export function componentCount(sort: readonly SortKey[]): number {
+  return sort.reduce((n, k) => n + (nullableSort(k.source) ? 2 : 1), 0) + 1;
+}

@@ -1,0 +1,241 @@
+import { PostgresAdapter, type Transaction } from 'kysely';
+import type { ContentTypeDef, EntrySnapshot, SpaceSettings, TypeMap } from '../content/model.js';
+import { chainsOf, indexValues, searchConfig, searchTexts } from '../delivery/list/index-values.js';
+import type { Database } from './schema.js';
+import type { Queryable } from './spaces-repo.js';
+import { listEngineFor, type SearchDoc, searchScope } from './search/list-engine.js';
+import type { StoreDialect } from './dialect/dialect.js';
+import { postgresDialect } from './dialect/postgres.js';
+import { sqliteDialect } from './dialect/sqlite.js';
+
+/** `cv_to` of an open version in the list tables (migration 0003: a number, so visibility is a range). */
+export const OPEN_CV = 2147483647;
+
+interface IndexContext {
+  types: TypeMap;
+  chains: Map<string, string[]>;
+}
+
+// The model a version is indexed with: the types and locales at its cv, read once per publish transaction.
+const contexts = new WeakMap<object, Map<string, Promise<IndexContext>>>();
+
+const parse = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+function contextFor(tx: Transaction<Database>, spaceId: string, cv: number): Promise<IndexContext> {
+  let perTx = contexts.get(tx);
+  if (!perTx) contexts.set(tx, (perTx = new Map()));
+  const key = `${spaceId}\n${cv}`;
+  let found = perTx.get(key);
+  if (!found) {
+    found = (async () => {
+      const typesRow = await tx
+        .selectFrom('doc_versions')
+        .select('doc')
+        .where('space_id', '=', spaceId)
+        .where('kind', '=', 'types')
+        .where('key', '=', '*')
+        .where('cv_from', '<=', cv)
+        .where((eb) => eb.or([eb('cv_to', 'is', null), eb('cv_to', '>', cv)]))
+        .executeTakeFirst();
+      const space = await tx
+        .selectFrom('spaces')
+        .select('settings')
+        .where('id', '=', spaceId)
+        .executeTakeFirst();
+      const types = typesRow ? parse<ContentTypeDef[]>(typesRow.doc) : [];
+      const settings = space ? parse<SpaceSettings>(space.settings) : { locales: [] };
+      return {
+        types: new Map(types.map((t) => [t.key, t])),
+        chains: chainsOf(settings as SpaceSettings),
+      };
+    })();
+    perTx.set(key, found);
+  }
+  return found;
+}
+
+// A transaction does not carry the store's dialect; its adapter tells the engine.
+function dialectOf(tx: Queryable): StoreDialect {
+  return tx.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;
+}
+
+/** Kinds never listed anywhere (spec 2.1: globals; blocks are not entries). */
+const UNLISTED = new Set(['global', 'block']);
+
+/**
+ * Writes the list rows of new versions opened at `cv` (called by `putEntryVersion`; bulk loaders call it with
+ * many). Their previous versions must be closed already (`closeListVersion`).
+ */
+export async function putListVersions(
+  tx: Transaction<Database>,
+  spaceId: string,
+  cv: number,
+  items: readonly { snapshot: EntrySnapshot; typeKind: string }[],
+): Promise<void> {
+  const listed = items.filter((i) => !UNLISTED.has(i.typeKind));
+  if (listed.length === 0) return;
+  const ctx = await contextFor(tx, spaceId, cv);
+  const engine = listEngineFor(dialectOf(tx));
+  for (let i = 0; i < listed.length; i += 400) {
+    const chunk = listed.slice(i, i + 400);
+    const ids = await tx
+      .insertInto('list_entries')
+      .values(
+        chunk.map(({ snapshot: s, typeKind }) => ({
+          space_id: spaceId,
+          entry_id: s.id,
+          cv_from: cv,
+          cv_to: OPEN_CV,
+          type: s.type,
+          kind: typeKind,
+          parent_id: s.parentId,
+          position: s.position,
+          name: s.name,
+          published_at: s.publishedAt,
+          first_published_at: s.firstPublishedAt,
+        })),
+      )
+      .returning(['id', 'entry_id'])
+      .execute();
+    const vidOf = new Map(ids.map((r) => [r.entry_id, Number(r.id)]));
+    const values = [];
+    const docs: SearchDoc[] = [];
+    for (const { snapshot: s } of chunk) {
+      const vid = vidOf.get(s.id);
+      if (vid === undefined) continue;
+      const type = ctx.types.get(s.type);
+      for (const v of indexValues(s, type, ctx.chains))
+        values.push({ space_id: spaceId, vid, cv_from: cv, cv_to: OPEN_CV, type: s.type, ...v });
+      let slot = 0;
+      for (const [loc, body] of searchTexts(s, type, ctx.chains))
+        docs.push({ vid, slot: slot++, scope: searchScope(spaceId, loc), config: searchConfig(loc), body });
+    }
+    for (let j = 0; j < values.length; j += 1000)
+      await tx
+        .insertInto('list_values')
+        .values(values.slice(j, j + 1000))
+        .execute();
+    await engine.insertSearch(tx, docs);
+  }
+}
+
+async function removeVersions(tx: Queryable, vids: readonly number[]): Promise<void> {
+  const engine = listEngineFor(dialectOf(tx));
+  for (let i = 0; i < vids.length; i += 500) {
+    const chunk = vids.slice(i, i + 500);
+    await tx.deleteFrom('list_values').where('vid', 'in', chunk).execute();
+    await engine.deleteSearch(tx, chunk);
+    await tx.deleteFrom('list_entries').where('id', 'in', chunk).execute();
+  }
+}
+
+/** Closes the open list version of an entry at `cv`, like the log's closeOpen (one opened at `cv` is removed). */
+export async function closeListVersion(
+  tx: Transaction<Database>,
+  spaceId: string,
+  entryId: string,
+  cv: number,
+): Promise<void> {
+  const open = await tx
+    .selectFrom('list_entries')
+    .select(['id', 'cv_from'])
+    .where('space_id', '=', spaceId)
+    .where('entry_id', '=', entryId)
+    .where('cv_to', '=', OPEN_CV)
+    .execute();
+  const sameCv = open.filter((r) => Number(r.cv_from) >= cv).map((r) => Number(r.id));
+  const older = open.filter((r) => Number(r.cv_from) < cv).map((r) => Number(r.id));
+  await removeVersions(tx, sameCv);
+  if (older.length > 0) {
+    await tx.updateTable('list_entries').set({ cv_to: cv }).where('id', 'in', older).execute();
+    await tx.updateTable('list_values').set({ cv_to: cv }).where('vid', 'in', older).execute();
+  }
+}
+
+/** Forgets list versions closed at or before `minCv` (with the log's `pruneBefore`). */
+export async function pruneListVersions(
+  tx: Transaction<Database>,
+  spaceId: string,
+  minCv: number,
+): Promise<void> {
+  const rows = await tx
+    .selectFrom('list_entries')
+    .select('id')
+    .where('space_id', '=', spaceId)
+    .where('cv_to', '<=', minCv)
+    .execute();
+  await removeVersions(
+    tx,
+    rows.map((r) => Number(r.id)),
+  );
+}
+
+/** Forgets every list row of a space (an import with --replace clears the space's content first). */
+export async function clearListSpace(db: Queryable, spaceId: string): Promise<void> {
+  const rows = await db.selectFrom('list_entries').select('id').where('space_id', '=', spaceId).execute();
+  await removeVersions(
+    db,
+    rows.map((r) => Number(r.id)),
+  );
+}
+
+/**
+ * Indexes the versions a store published before the list tables existed (migration 0003), each at its own cv,
+ * closed ones closed again, so pinned cvs list what they showed.
+ */
+export async function backfillListTables(tx: Transaction<Database>): Promise<void> {
+  let after: { space: string; entry: string; cv: number } | null = null;
+  for (;;) {
+    let query = tx
+      .selectFrom('entry_versions')
+      .select(['space_id', 'entry_id', 'cv_from', 'cv_to', 'type_kind', 'doc'])
+      .orderBy('space_id')
+      .orderBy('entry_id')
+      .orderBy('cv_from')
+      .limit(500);
+    if (after !== null) {
+      const a = after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('space_id', '>', a.space),
+          eb.and([eb('space_id', '=', a.space), eb('entry_id', '>', a.entry)]),
+          eb.and([eb('space_id', '=', a.space), eb('entry_id', '=', a.entry), eb('cv_from', '>', a.cv)]),
+        ]),
+      );
+    }
+    const rows = await query.execute();
+    for (const r of rows) {
+      const cvFrom = Number(r.cv_from);
+      await putListVersions(tx, r.space_id, cvFrom, [
+        { snapshot: parse<EntrySnapshot>(r.doc), typeKind: r.type_kind },
+      ]);
+      if (r.cv_to !== null) {
+        const ids = await tx
+          .selectFrom('list_entries')
+          .select('id')
+          .where('space_id', '=', r.space_id)
+          .where('entry_id', '=', r.entry_id)
+          .where('cv_from', '=', cvFrom)
+          .execute();
+        const vids = ids.map((i) => Number(i.id));
+        if (vids.length > 0) {
+          await tx
+            .updateTable('list_entries')
+            .set({ cv_to: Number(r.cv_to) })
+            .where('id', 'in', vids)
+            .execute();
+          await tx
+            .updateTable('list_values')
+            .set({ cv_to: Number(r.cv_to) })
+            .where('vid', 'in', vids)
+            .execute();
+        }
+      }
+    }
+    const last = rows.at(-1);
+    if (!last || rows.length < 500) break;
+    after = { space: last.space_id, entry: last.entry_id, cv: Number(last.cv_from) };
+  }
+  // Without a transaction (SQLite migrations) the connection outlives this: drop the per-cv models read.
+  contexts.delete(tx);
+}

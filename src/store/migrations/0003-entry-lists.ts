@@ -1,0 +1,92 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { StoreDialect } from '../dialect/dialect.js';
+import { backfillListTables } from '../list-repo.js';
+import type { Database } from '../schema.js';
+import { listEngineFor } from '../search/list-engine.js';
+
+/**
+ * Entry lists (spec 4.3), the tree and the sitemap read narrow tables derived from the published log, so
+ * filters, sorts, `total` and pagination run in SQL on indexes instead of parsing JSON documents:
+ *
+ * - `list_entries`: one row per entry version (globals excluded), the columns lists sort and filter on.
+ *   `cv_to` is 2147483647 while open (not NULL) so visibility is two plain range conditions an index serves.
+ * - `list_values`: the values a client of each locale receives (after fallback, spec 1.3) of the filterable
+ *   fields, plus `@tags`, `@path` (per locale), `@pathkey` (folders) and `@noindex` (spec 2.7); visibility
+ *   and type are copied in so a filter's index range is checked without a lookup.
+ * - full text: `list_fts` (SQLite FTS5) or `list_search` (PostgreSQL tsvector), see src/store/search/.
+ */
+export async function up0003EntryLists(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
+  const engine = listEngineFor(dialect);
+  const text = engine.textType;
+  await db.schema
+    .createTable('list_entries')
+    .addColumn('id', engine.serialType, (c) =>
+      engine.serialConstraint === 'autoincrement'
+        ? c.primaryKey().autoIncrement()
+        : c.primaryKey().generatedAlwaysAsIdentity(),
+    )
+    .addColumn('space_id', text, (c) => c.notNull())
+    .addColumn('entry_id', text, (c) => c.notNull())
+    .addColumn('cv_from', 'integer', (c) => c.notNull())
+    .addColumn('cv_to', 'integer', (c) => c.notNull())
+    .addColumn('type', text, (c) => c.notNull())
+    .addColumn('kind', text, (c) => c.notNull())
+    .addColumn('parent_id', text)
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('name', text, (c) => c.notNull())
+    .addColumn('published_at', text, (c) => c.notNull())
+    .addColumn('first_published_at', text, (c) => c.notNull())
+    .execute();
+  const index = (name: string, table: string, columns: string[]) =>
+    db.schema.createIndex(name).on(table).columns(columns).execute();
+  const vis = ['cv_from', 'cv_to'];
+  // The common list queries: by type newest first, everything newest first, a folder's children by position.
+  await index('list_entries_type', 'list_entries', ['space_id', 'type', 'published_at', 'entry_id', ...vis]);
+  await index('list_entries_published', 'list_entries', [
+    'space_id',
+    'published_at',
+    'entry_id',
+    'kind',
+    ...vis,
+  ]);
+  await index('list_entries_parent', 'list_entries', [
+    'space_id',
+    'parent_id',
+    'position',
+    'entry_id',
+    ...vis,
+  ]);
+  await index('list_entries_entry', 'list_entries', ['space_id', 'entry_id', 'cv_to']);
+
+  await db.schema
+    .createTable('list_values')
+    .addColumn('space_id', text, (c) => c.notNull())
+    .addColumn('vid', 'integer', (c) => c.notNull())
+    .addColumn('cv_from', 'integer', (c) => c.notNull())
+    .addColumn('cv_to', 'integer', (c) => c.notNull())
+    .addColumn('type', text, (c) => c.notNull())
+    .addColumn('key', text, (c) => c.notNull())
+    .addColumn('loc', text, (c) => c.notNull())
+    .addColumn('str', text)
+    .addColumn('num', engine.realType)
+    .execute();
+  // A filter's rows in value order (eq, in, ranges, path prefixes), each checked for type and cv in the index;
+  // (str, vid) order lets the sitemap walk paths with a keyset and stop at its batch size.
+  await db.schema
+    .createIndex('list_values_str')
+    .on('list_values')
+    .columns(['space_id', 'key', 'loc', 'str', 'vid', 'type', 'cv_to', 'cv_from'])
+    .where(sql.ref('str'), 'is not', null)
+    .execute();
+  await db.schema
+    .createIndex('list_values_num')
+    .on('list_values')
+    .columns(['space_id', 'key', 'loc', 'num', 'vid', 'type', 'cv_to', 'cv_from'])
+    .where(sql.ref('num'), 'is not', null)
+    .execute();
+  // A version's values: EXISTS probes of the other filters, sort values, closing a version.
+  await index('list_values_vid', 'list_values', ['vid', 'key', 'loc', 'str', 'num']);
+  await engine.afterCreate(db);
+  // A store that published before this migration gets its versions indexed (new stores have none).
+  await backfillListTables(db as unknown as Transaction<Database>);
+}

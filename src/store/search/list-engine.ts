@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
+import type { StoreDialect } from '../dialect/dialect.js';
+import type { Database } from '../schema.js';
+import { postgresListEngine } from './postgres.js';
+import { sqliteListEngine } from './sqlite.js';
+
+/** One locale's searchable text of one entry version (spec 4.3 `search`). */
+export interface SearchDoc {
+  vid: number;
+  /** Distinguishes the locales of one version (SQLite keys its full-text rows by vid and slot). */
+  slot: number;
+  /** A token naming space and locale, so a match only scans that space's rows in that language. */
+  scope: string;
+  /** Text-search configuration of the locale (PostgreSQL `regconfig`; SQLite has one tokenizer). */
+  config: string;
+  body: string;
+}
+
+/**
+ * What the entry-list tables need from each engine (STYLE.md rule 2: dialect differences in small helpers):
+ * column types for byte-ordered text, the full-text index, and two small SQL fragments.
+ */
+export interface ListEngine {
+  /** Text compared and sorted in UTF-8 byte order on both engines (PostgreSQL: collation "C"). */
+  readonly textType: RawBuilder<unknown>;
+  readonly realType: 'real' | 'double precision';
+  /** An auto-numbered integer primary key column definition. */
+  readonly serialType: RawBuilder<unknown>;
+  readonly serialConstraint: 'autoincrement' | 'generated';
+  /** Engine-specific DDL after the tables exist: full-text index, planner settings. */
+  afterCreate(db: Kysely<unknown>): Promise<void>;
+  insertSearch(tx: Transaction<Database> | Kysely<Database>, docs: readonly SearchDoc[]): Promise<void>;
+  deleteSearch(tx: Transaction<Database> | Kysely<Database>, vids: readonly number[]): Promise<void>;
+  /**
+   * A subquery `(vid, rank)` of the versions whose text in `scope` holds every word (higher rank first).
+   * Ranks come from the engine (bm25 on SQLite, ts_rank on PostgreSQL) and are not comparable between them.
+   */
+  matches(scope: string, config: string, words: readonly string[]): RawBuilder<unknown>;
+  /** `needle` occurs in `haystack`, case-sensitive, the same on both engines. */
+  contains(haystack: RawBuilder<unknown>, needle: string): RawBuilder<SqlBool>;
+  /** A join that keeps the left table outer (SQLite's planner honours CROSS JOIN; PostgreSQL plans freely). */
+  readonly orderedJoin: RawBuilder<unknown>;
+  /**
+   * Appended to an EXISTS subquery to keep it a per-row probe: PostgreSQL otherwise may pull it up into a hash
+   * join over the probed filter's whole range (`offset 0` prevents that); SQLite always probes per row.
+   */
+  readonly perRowProbe: RawBuilder<unknown>;
+}
+
+const ENGINES: Record<StoreDialect['engine'], ListEngine> = {
+  sqlite: sqliteListEngine,
+  postgres: postgresListEngine,
+};
+
+export const listEngineFor = (dialect: StoreDialect): ListEngine => ENGINES[dialect.engine];
+
+/** The scope token of a space's text in one locale: letters and digits only, so it is one token everywhere. */
+export function searchScope(spaceId: string, locale: string): string {
+  return `z${createHash('sha256').update(`${spaceId}\n${locale}`).digest('hex').slice(0, 24)}`;
+}

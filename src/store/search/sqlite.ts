@@ -1,0 +1,47 @@
+import { type Kysely, sql } from 'kysely';
+import type { ListEngine, SearchDoc } from './list-engine.js';
+
+// A version's full-text rows are keyed vid * SLOTS + slot (FTS5 rows are addressed by integer rowid).
+const SLOTS = 1024;
+
+/**
+ * SQLite: FTS5 with the unicode61 tokenizer (diacritics folded, no stemming: FTS5 ships no stemmer for other
+ * languages than English) in a contentless table, so the text is not stored twice.
+ */
+export const sqliteListEngine: ListEngine = {
+  textType: sql`text`,
+  realType: 'real',
+  serialType: sql`integer`,
+  serialConstraint: 'autoincrement',
+
+  async afterCreate(db: Kysely<unknown>) {
+    await sql`create virtual table list_fts using fts5(scope, body, content='', contentless_delete=1,
+      tokenize='unicode61 remove_diacritics 2')`.execute(db);
+  },
+
+  async insertSearch(tx, docs: readonly SearchDoc[]) {
+    for (let i = 0; i < docs.length; i += 100) {
+      const rows = docs.slice(i, i + 100).map((d) => sql`(${d.vid * SLOTS + d.slot}, ${d.scope}, ${d.body})`);
+      await sql`insert into list_fts(rowid, scope, body) values ${sql.join(rows)}`.execute(tx);
+    }
+  },
+
+  async deleteSearch(tx, vids) {
+    for (const vid of vids) {
+      await sql`delete from list_fts where rowid >= ${vid * SLOTS} and rowid < ${(vid + 1) * SLOTS}`.execute(
+        tx,
+      );
+    }
+  },
+
+  matches(scope, _config, words) {
+    // Words are letters and digits only (list params), so quoting them as phrases is safe FTS5 syntax.
+    const query = `scope : ${scope} AND body : (${words.map((w) => `"${w}"`).join(' AND ')})`;
+    return sql`select rowid >> 10 as vid, -bm25(list_fts, 0.0, 1.0) as rank from list_fts
+      where list_fts match ${query}`;
+  },
+
+  contains: (haystack, needle) => sql`instr(${haystack}, ${needle}) > 0`,
+  orderedJoin: sql`cross join`,
+  perRowProbe: sql``,
+};
