@@ -125,6 +125,28 @@ describe.each(ENGINES)('store contract on %s', (engine) => {
     expect(closed.every((r) => r.cv_to === null || Number(r.cv_to) > (space?.cv ?? 0))).toBe(true);
   });
 
+  it('prunes history older than keepVersions as it publishes', async () => {
+    env.store.keepVersions = 2;
+    try {
+      let last = 0;
+      for (let i = 0; i < 4; i++) {
+        last = (
+          await withPublish(env.store, 'spc_a', (tx, cv) =>
+            putEntryVersion(tx, 'spc_a', cv, snapshot('ent_k', `v${i}`, '/k'), 'page'),
+          )
+        ).cv;
+      }
+      const space = await getSpace(env.store, 'spc_a');
+      // Pruned on an even cv at most two behind; never the current one.
+      expect(space?.minCv).toBeGreaterThanOrEqual(last - 3);
+      expect(space?.minCv).toBeLessThan(last);
+      const kept = await readEntriesAt(env.store, 'spc_a', ['ent_k'], last);
+      expect(kept.get('ent_k')?.fields.title).toBe('v3');
+    } finally {
+      env.store.keepVersions = 1000;
+    }
+  });
+
   it('finds tokens by hash only', async () => {
     await insertToken(env.store.db, {
       id: 'tok_1',

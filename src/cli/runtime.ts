@@ -12,7 +12,7 @@ export interface Runtime {
 
 /** Opens what every command shares, from the same env config (so `import` and `serve` see the same data). */
 export async function openRuntime(config: Config): Promise<Runtime> {
-  const store = await openStore(config.store);
+  const store = await openStore(config.store, { keepVersions: config.keepVersions });
   const blobs = new LocalDirBlobStore(join(config.dataDir, 'blobs'));
   return { config, store, blobs, close: () => store.close() };
 }

@@ -30,6 +30,8 @@ export interface Store {
   readonly dialect: StoreDialect;
   /** Every committed publish (cv bump) of this process. */
   readonly published: PublishSignal;
+  /** Published history kept, in cache versions behind the current one (KEEP_VERSIONS); older is pruned. */
+  keepVersions: number;
   /** Checks the store answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -38,8 +40,12 @@ export interface Store {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Opens the configured engine and brings its schema up to date (migrations run on start). */
-export async function openStore(config: StoreConfig, options: { migrate?: boolean } = {}): Promise<Store> {
+export async function openStore(
+  config: StoreConfig,
+  options: { migrate?: boolean; keepVersions?: number } = {},
+): Promise<Store> {
   const store = config.engine === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
+  store.keepVersions = options.keepVersions ?? 1000;
   if (options.migrate !== false) await migrateToLatest(store.db as Kysely<unknown>, store.dialect);
   return store;
 }
@@ -57,6 +63,7 @@ function openSqlite(file: string): Store {
     db,
     dialect: sqliteDialect,
     published: new PublishSignal(),
+    keepVersions: 1000,
     async ping() {
       database.prepare('select 1').get();
     },
@@ -95,6 +102,7 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
     db,
     dialect: postgresDialect,
     published: new PublishSignal(),
+    keepVersions: 1000,
     async ping() {
       const client = await pool.connect();
       try {

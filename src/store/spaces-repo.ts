@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { SpaceSettings } from '../content/model.js';
+import { pruneBefore } from './log-repo.js';
 import type { Store } from './open-store.js';
 import type { Database } from './schema.js';
 
@@ -50,6 +51,7 @@ export async function withPublish<T>(
   const out = await store.db.transaction().execute(async (tx) => {
     const cv = await bumpCv(tx, spaceId);
     const result = await work(tx, cv);
+    await pruneIfDue(tx, store, spaceId, cv);
     return { cv, result };
   });
   store.published.emit(spaceId, out.cv);
@@ -66,4 +68,23 @@ export async function bumpCv(tx: Transaction<Database>, spaceId: string): Promis
     .executeTakeFirst();
   if (!row) throw new Error(`space ${spaceId} does not exist`);
   return Number(row.cv);
+}
+
+/**
+ * Keeps `store.keepVersions` cache versions of history (DESIGN.md: old versions are pruned after a retention
+ * window; older pinned cvs answer 410). Checked every few publishes, not each: a prune scans the space's closed
+ * versions.
+ */
+async function pruneIfDue(
+  tx: Transaction<Database>,
+  store: Store,
+  spaceId: string,
+  cv: number,
+): Promise<void> {
+  const keep = store.keepVersions;
+  if (cv % Math.min(50, keep) !== 0) return;
+  const oldest = cv - keep;
+  if (oldest <= 0) return;
+  const row = await tx.selectFrom('spaces').select('min_cv').where('id', '=', spaceId).executeTakeFirst();
+  if (row && oldest > Number(row.min_cv)) await pruneBefore(tx, spaceId, oldest);
 }
