@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 
+// These tests run the embedded default (SQLite, no Redis) even where CI exports DATABASE_URL and REDIS_URL.
+const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '' };
+
 const BIN = join(import.meta.dirname, '..', 'bin', 'folio.js');
 
 function run(
@@ -13,7 +16,7 @@ function run(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...EMBEDDED, ...env, LOG_LEVEL: 'warn' },
     });
     let stdout = '';
     let stderr = '';
@@ -34,7 +37,7 @@ function serve(
 ): Promise<{ base: string; output: () => string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...EMBEDDED, ...env, PORT: '0', LOG_LEVEL: 'warn' },
     });
     servers.push(child);
     let out = '';
