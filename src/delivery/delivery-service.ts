@@ -5,7 +5,7 @@ import { FolioError, invalidQuery, notFound } from '../server/errors.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace, type SpaceRow } from '../store/spaces-repo.js';
 import { AuthoringView, type ContentView, PublishedView } from './content-view.js';
-import { checkFieldNames, type CommonParams, cvExpired, parseCommon } from './params.js';
+import { checkFieldNames, type CommonParams, cvExpired, parseCommon, parseKeys } from './params.js';
 import { type DeliveredEntry, type Included, resolveEntries } from './resolve.js';
 
 export interface DeliveryDeps {
@@ -132,16 +132,7 @@ export async function globalsByKeys(
   let keys: string[];
   if (keysParam === undefined) keys = known;
   else {
-    keys = [
-      ...new Set(
-        keysParam
-          .split(',')
-          .map((k) => k.trim())
-          .filter((k) => k !== ''),
-      ),
-    ];
-    if (keys.length === 0) throw invalidQuery('Parameter "keys" names no global.', 'keys');
-    if (keys.length > 20) throw invalidQuery('Parameter "keys" names at most 20 globals (spec 8).', 'keys');
+    keys = parseKeys(keysParam, 'global', 20);
     for (const k of keys) if (!known.includes(k)) throw notFound(`Global "${k}" not found.`);
   }
   const snapshots = await scope.view.entriesOfTypes(keys);

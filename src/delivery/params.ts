@@ -114,3 +114,19 @@ export const cvExpired = (cv: number, minCv: number): FolioError =>
       details: { oldestCv: minCv },
     },
   );
+
+/** A comma-separated `keys` parameter (globals, menus): distinct, non-empty, at most `max`. */
+export function parseKeys(raw: string, what: string, max: number): string[] {
+  const keys = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((k) => k.trim())
+        .filter((k) => k !== ''),
+    ),
+  ];
+  if (keys.length === 0) throw invalidQuery(`Parameter "keys" names no ${what}.`, 'keys');
+  if (keys.length > max)
+    throw invalidQuery(`Parameter "keys" names at most ${max} ${what}s (spec 8).`, 'keys');
+  return keys;
+}

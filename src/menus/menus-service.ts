@@ -1,5 +1,6 @@
 import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery/delivery-service.js';
-import { invalidQuery, notFound } from '../server/errors.js';
+import { parseKeys } from '../delivery/params.js';
+import { notFound } from '../server/errors.js';
 import { readDocsAt } from '../store/log-repo.js';
 import type { MenuDoc, MenuItemDoc } from './menu-model.js';
 import { type DeliveredMenu, renderMenu } from './render-menu.js';
@@ -52,17 +53,7 @@ export async function menuByKey(deps: DeliveryDeps, scope: Scope, key: string) {
 export async function menusByKeys(deps: DeliveryDeps, scope: Scope, keysParam: string | undefined) {
   let keys: string[] | 'all' = 'all';
   if (keysParam !== undefined) {
-    keys = [
-      ...new Set(
-        keysParam
-          .split(',')
-          .map((k) => k.trim())
-          .filter((k) => k !== ''),
-      ),
-    ];
-    if (keys.length === 0) throw invalidQuery('Parameter "keys" names no menu.', 'keys');
-    if (keys.length > MAX_MENU_KEYS)
-      throw invalidQuery(`Parameter "keys" names at most ${MAX_MENU_KEYS} menus.`, 'keys');
+    keys = parseKeys(keysParam, 'menu', MAX_MENU_KEYS);
   }
   const docs = await readDocsAt<MenuDoc>(deps.store, scope.space.id, 'menu', keys, scope.view.cv);
   if (keys !== 'all') for (const k of keys) if (!docs.has(k)) throw notFound(`Menu "${k}" not found.`);
