@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { contactForm, VALID_CONTACT } from './helpers/form-defs.js';
-import { encode, type Encoding, type FormsApp, openFormsApp, putForms } from './helpers/forms.js';
+import { encode, type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 
 const base = '/v1/spc_test';
 const auth = { authorization: `Bearer ${TOKENS.public}` };
-const mgt = { authorization: `Bearer ${TOKENS.management}` };
-const VISITOR_IP = '203.0.113.77';
 
 describe.each(ENGINES)('submission bodies on %s (spec 2.13, 4.4, 7.2)', (engine) => {
   let t: FormsApp;
@@ -17,32 +15,7 @@ describe.each(ENGINES)('submission bodies on %s (spec 2.13, 4.4, 7.2)', (engine)
   });
   afterAll(async () => t.close());
 
-  async function submit(
-    form: string,
-    input: Record<string, unknown> | readonly (readonly [string, string])[],
-    opts: { encoding?: Encoding; headers?: Record<string, string>; url?: string } = {},
-  ) {
-    const { payload, contentType } = await encode(opts.encoding ?? 'json', input);
-    // Each submission a millisecond later, so "newest first" listings have a defined order.
-    t.clock.current = new Date(t.clock.current.getTime() + 1);
-    return t.inject({
-      method: 'POST',
-      url: opts.url ?? `${base}/forms/${form}/submissions`,
-      payload,
-      remoteAddress: VISITOR_IP,
-      headers: { 'content-type': contentType, ...auth, ...opts.headers },
-    });
-  }
-
-  async function rows(form: string, folder = 'inbox') {
-    const res = await t.inject({
-      method: 'GET',
-      url: `/v1/spaces/spc_test/forms/${form}/submissions?folder=${folder}&limit=200`,
-      headers: mgt,
-    });
-    expect(res.status).toBe(200);
-    return res.body.items as Record<string, unknown>[];
-  }
+  const { submit, rows } = formClient(() => t);
 
   describe('keys and values', () => {
     it('drops keys that are not fields; none reaches an object prototype', async () => {

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/server/app.js';
 import type { Config } from '../../src/server/config.js';
 import { withPublish } from '../../src/store/spaces-repo.js';
 import { type Engine, openTestEnv, type TestEnv } from './engines.js';
-import { fixtureBundle, fixtureDir } from './fixture.js';
+import { fixtureBundle, fixtureDir, TOKENS } from './fixture.js';
 
 export type Encoding = 'json' | 'urlencoded' | 'multipart';
 export type FormPairs = readonly (readonly [string, string])[];
@@ -187,4 +187,43 @@ export class SiteverifyStandIn {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** The visitor address form tests submit from (a documentation range, RFC 5737). */
+export const VISITOR_IP = '203.0.113.77';
+
+/**
+ * Submits as a visitor of spc_test and lists stored submissions as an editor. `app` is a getter because suites
+ * open their app in `beforeAll`.
+ */
+export function formClient(app: () => FormsApp) {
+  const auth = { authorization: `Bearer ${TOKENS.public}` };
+  const mgt = { authorization: `Bearer ${TOKENS.management}` };
+  async function submit(
+    form: string,
+    input: Record<string, unknown> | FormPairs,
+    opts: { encoding?: Encoding; headers?: Record<string, string>; url?: string } = {},
+  ) {
+    const t = app();
+    const { payload, contentType } = await encode(opts.encoding ?? 'json', input);
+    // Each submission a millisecond later, so "newest first" listings have a defined order.
+    t.clock.current = new Date(t.clock.current.getTime() + 1);
+    return t.inject({
+      method: 'POST',
+      url: opts.url ?? `/v1/spc_test/forms/${form}/submissions`,
+      payload,
+      remoteAddress: VISITOR_IP,
+      headers: { 'content-type': contentType, ...auth, ...opts.headers },
+    });
+  }
+  async function rows(form: string, folder = 'inbox') {
+    const res = await app().inject({
+      method: 'GET',
+      url: `/v1/spaces/spc_test/forms/${form}/submissions?folder=${folder}&limit=200`,
+      headers: mgt,
+    });
+    if (res.status !== 200) throw new Error(`listing ${form} answered ${res.status}`);
+    return res.body.items as Record<string, unknown>[];
+  }
+  return { submit, rows };
 }
