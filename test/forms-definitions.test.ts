@@ -4,11 +4,9 @@ import { BundleError, importBundle } from '../src/bundle/import-bundle.js';
 import { ENGINES } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 import { contactForm, emailForm } from './helpers/form-defs.js';
-import { type FormsApp, openFormsApp } from './helpers/forms.js';
+import { type FormsApp, formsHttp, openFormsApp } from './helpers/forms.js';
 
 const base = '/v1/spc_test';
-const pub = { authorization: `Bearer ${TOKENS.public}` };
-const mgt = { authorization: `Bearer ${TOKENS.management}` };
 const forms = '/v1/spaces/spc_test/forms';
 
 describe.each(ENGINES)('form definitions on %s (spec 2.9–2.12, 4.5)', (engine) => {
@@ -18,10 +16,7 @@ describe.each(ENGINES)('form definitions on %s (spec 2.9–2.12, 4.5)', (engine)
   });
   afterAll(async () => t.close());
 
-  const manage = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-    t.inject({ method, url, headers: mgt, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const deliver = (url: string) => t.inject({ method: 'GET', url: `${base}${url}`, headers: pub });
-  const cvNow = async () => (await deliver('/status')).body.cv as number;
+  const { manage, deliver, cvNow } = formsHttp(() => t);
 
   describe('GET /forms/<key> (spec 2.9)', () => {
     beforeAll(async () => {

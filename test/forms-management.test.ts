@@ -2,11 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { contactForm, emailForm } from './helpers/form-defs.js';
-import { type FormsApp, openFormsApp } from './helpers/forms.js';
+import { type FormsApp, formsHttp, openFormsApp } from './helpers/forms.js';
 
-const base = '/v1/spc_test';
 const pub = { authorization: `Bearer ${TOKENS.public}` };
-const mgt = { authorization: `Bearer ${TOKENS.management}` };
 const forms = '/v1/spaces/spc_test/forms';
 
 describe.each(ENGINES)('managing forms on %s (spec 2.10–2.12, 4.5)', (engine) => {
@@ -16,10 +14,7 @@ describe.each(ENGINES)('managing forms on %s (spec 2.10–2.12, 4.5)', (engine) 
   });
   afterAll(async () => t.close());
 
-  const manage = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-    t.inject({ method, url, headers: mgt, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const deliver = (url: string) => t.inject({ method: 'GET', url: `${base}${url}`, headers: pub });
-  const cvNow = async () => (await deliver('/status')).body.cv as number;
+  const { manage, cvNow } = formsHttp(() => t);
 
   describe('management API', () => {
     it('creates a form (a publish: cv goes up) and reads it back as authored', async () => {

@@ -161,33 +161,28 @@ export async function getOpenRedirect(
   return row ? toRow(row) : null;
 }
 
-/** Current redirects from any of these path keys. */
-export async function openRedirectsFrom(
+/** Current redirects whose `column` is one of `values` (chunked: SQLite caps bound parameters). */
+async function openRedirectsWhere(
   db: Queryable,
   spaceId: string,
-  fromKeys: readonly string[],
+  column: 'r.from_key' | 'r.to_entry',
+  values: readonly string[],
 ): Promise<RedirectRow[]> {
   const out: RedirectRow[] = [];
-  for (const keys of chunks([...new Set(fromKeys)])) {
-    const rows = await openRows(db, spaceId).where('r.from_key', 'in', keys).orderBy('r.id').execute();
+  for (const chunk of chunks([...new Set(values)])) {
+    const rows = await openRows(db, spaceId).where(column, 'in', chunk).orderBy('r.id').execute();
     out.push(...rows.map(toRow));
   }
   return out;
 }
 
+/** Current redirects from any of these path keys. */
+export const openRedirectsFrom = (db: Queryable, spaceId: string, fromKeys: readonly string[]) =>
+  openRedirectsWhere(db, spaceId, 'r.from_key', fromKeys);
+
 /** Current redirects whose target is one of these entries. */
-export async function openRedirectsTo(
-  db: Queryable,
-  spaceId: string,
-  entryIds: readonly string[],
-): Promise<RedirectRow[]> {
-  const out: RedirectRow[] = [];
-  for (const ids of chunks([...new Set(entryIds)])) {
-    const rows = await openRows(db, spaceId).where('r.to_entry', 'in', ids).orderBy('r.id').execute();
-    out.push(...rows.map(toRow));
-  }
-  return out;
-}
+export const openRedirectsTo = (db: Queryable, spaceId: string, entryIds: readonly string[]) =>
+  openRedirectsWhere(db, spaceId, 'r.to_entry', entryIds);
 
 export async function nextRedirectPosition(db: Queryable, spaceId: string): Promise<number> {
   const row = await db

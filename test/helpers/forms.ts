@@ -227,3 +227,19 @@ export function formClient(app: () => FormsApp) {
   }
   return { submit, rows };
 }
+
+/** Management and delivery calls on spc_test, as the forms suites make them. */
+export function formsHttp(app: () => FormsApp) {
+  const pub = { authorization: `Bearer ${TOKENS.public}` };
+  const mgt = { authorization: `Bearer ${TOKENS.management}` };
+  const manage = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+    app().inject({
+      method,
+      url,
+      headers: mgt,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const deliver = (url: string) => app().inject({ method: 'GET', url: `/v1/spc_test${url}`, headers: pub });
+  const cvNow = async () => (await deliver('/status')).body.cv as number;
+  return { manage, deliver, cvNow };
+}
