@@ -19,8 +19,9 @@ import { buildApp } from '../src/server/app.js';
 import { type Config, loadConfig, type StoreConfig } from '../src/server/config.js';
 import { compileList } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
+import { slotLayout } from '../src/delivery/list/slots.js';
 import { openStore, type Store } from '../src/store/open-store.js';
-import { CATEGORIES, generateSpace, WORDS } from './lib-entries-space.js';
+import { CATEGORIES, generateSpace, POST_TYPE, WORDS } from './lib-entries-space.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TOKEN = 'folio_pub_BenchEntriesToken0000000001';
@@ -120,6 +121,7 @@ async function explain(store: Store, engine: 'sqlite' | 'postgres'): Promise<voi
     sort: [{ source: { kind: 'column', column: 'published_at', nullable: false }, desc: true }],
     limit: 20,
     after: null,
+    layout: slotLayout(POST_TYPE),
   };
   const [count, page] = compileList(store, plan, false);
   for (const [name, q] of [
@@ -155,6 +157,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
       for (const table of [
         'list_entries',
         'list_values',
+        'list_rows',
         'list_search',
         'entry_versions',
         'entry_paths',

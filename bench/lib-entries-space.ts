@@ -7,12 +7,28 @@
 import type { Transaction } from 'kysely';
 import type { BlobStore } from '../src/blobs/blob-store.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
-import type { EntrySnapshot } from '../src/content/model.js';
+import type { ContentTypeDef, EntrySnapshot } from '../src/content/model.js';
 import { pathKey } from '../src/content/paths.js';
 import { putListVersions } from '../src/store/list-repo.js';
 import type { Store } from '../src/store/open-store.js';
 import type { Database } from '../src/store/schema.js';
 import { withPublish } from '../src/store/spaces-repo.js';
+
+export const POST_TYPE: ContentTypeDef = {
+  key: 'post',
+  kind: 'collection',
+  pages: true,
+  fields: [
+    { key: 'title', type: 'text', localized: true },
+    { key: 'summary', type: 'textarea', localized: true },
+    { key: 'body', type: 'richtext', localized: true },
+    { key: 'category', type: 'option', list: 'categories' },
+    { key: 'rating', type: 'number' },
+    { key: 'featured', type: 'boolean' },
+    { key: 'author', type: 'reference', to: ['author'] },
+    { key: 'seo', type: 'seo', localized: true },
+  ],
+};
 
 export const LOCALES = ['en', 'de', 'fr'] as const;
 export const CATEGORIES = 20;
@@ -163,21 +179,7 @@ function baseBundle(spaceId: string, token: string): Record<string, unknown> {
         ],
       },
       { key: 'folder', kind: 'folder', fields: [] },
-      {
-        key: 'post',
-        kind: 'collection',
-        pages: true,
-        fields: [
-          { key: 'title', type: 'text', localized: true },
-          { key: 'summary', type: 'textarea', localized: true },
-          { key: 'body', type: 'richtext', localized: true },
-          { key: 'category', type: 'option', list: 'categories' },
-          { key: 'rating', type: 'number' },
-          { key: 'featured', type: 'boolean' },
-          { key: 'author', type: 'reference', to: ['author'] },
-          { key: 'seo', type: 'seo', localized: true },
-        ],
-      },
+      POST_TYPE,
       { key: 'author', kind: 'collection', pages: false, fields: [{ key: 'name', type: 'text' }] },
     ],
     assets: [],

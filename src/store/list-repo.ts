@@ -1,6 +1,7 @@
 import { PostgresAdapter, type Transaction } from 'kysely';
 import type { ContentTypeDef, EntrySnapshot, SpaceSettings, TypeMap } from '../content/model.js';
 import { chainsOf, indexValues, searchConfig, searchTexts } from '../delivery/list/index-values.js';
+import { slotLayout, slotRows } from '../delivery/list/slots.js';
 import type { Database } from './schema.js';
 import type { Queryable } from './spaces-repo.js';
 import { listEngineFor, type SearchDoc, searchScope } from './search/list-engine.js';
@@ -99,21 +100,40 @@ export async function putListVersions(
       .execute();
     const vidOf = new Map(ids.map((r) => [r.entry_id, Number(r.id)]));
     const values = [];
+    const rows = [];
     const docs: SearchDoc[] = [];
     for (const { snapshot: s } of chunk) {
       const vid = vidOf.get(s.id);
       if (vid === undefined) continue;
       const type = ctx.types.get(s.type);
-      for (const v of indexValues(s, type, ctx.chains))
-        values.push({ space_id: spaceId, vid, cv_from: cv, cv_to: OPEN_CV, type: s.type, ...v });
+      const own = { space_id: spaceId, vid, cv_from: cv, cv_to: OPEN_CV, type: s.type };
+      const versionValues = indexValues(s, type, ctx.chains);
+      for (const v of versionValues) values.push({ ...own, ...v });
+      for (const r of slotRows(versionValues, slotLayout(type), ctx.chains.keys()))
+        rows.push({ ...own, published_at: s.publishedAt, entry_id: s.id, ...r });
       let slot = 0;
       for (const [loc, body] of searchTexts(s, type, ctx.chains))
-        docs.push({ vid, slot: slot++, scope: searchScope(spaceId, loc), config: searchConfig(loc), body });
+        docs.push({
+          vid,
+          slot: slot++,
+          scope: searchScope(spaceId, loc),
+          config: searchConfig(loc),
+          body,
+          entryId: s.id,
+          type: s.type,
+          publishedAt: s.publishedAt,
+          cvFrom: cv,
+        });
     }
     for (let j = 0; j < values.length; j += 1000)
       await tx
         .insertInto('list_values')
         .values(values.slice(j, j + 1000))
+        .execute();
+    for (let j = 0; j < rows.length; j += 500)
+      await tx
+        .insertInto('list_rows')
+        .values(rows.slice(j, j + 500))
         .execute();
     await engine.insertSearch(tx, docs);
   }
@@ -124,6 +144,7 @@ async function removeVersions(tx: Queryable, vids: readonly number[]): Promise<v
   for (let i = 0; i < vids.length; i += 500) {
     const chunk = vids.slice(i, i + 500);
     await tx.deleteFrom('list_values').where('vid', 'in', chunk).execute();
+    await tx.deleteFrom('list_rows').where('vid', 'in', chunk).execute();
     await engine.deleteSearch(tx, chunk);
     await tx.deleteFrom('list_entries').where('id', 'in', chunk).execute();
   }
@@ -149,6 +170,8 @@ export async function closeListVersion(
   if (older.length > 0) {
     await tx.updateTable('list_entries').set({ cv_to: cv }).where('id', 'in', older).execute();
     await tx.updateTable('list_values').set({ cv_to: cv }).where('vid', 'in', older).execute();
+    await tx.updateTable('list_rows').set({ cv_to: cv }).where('vid', 'in', older).execute();
+    await listEngineFor(dialectOf(tx)).closeSearch(tx, older, cv);
   }
 }
 
@@ -224,11 +247,13 @@ export async function backfillListTables(tx: Transaction<Database>): Promise<voi
             .set({ cv_to: Number(r.cv_to) })
             .where('id', 'in', vids)
             .execute();
-          await tx
-            .updateTable('list_values')
-            .set({ cv_to: Number(r.cv_to) })
-            .where('vid', 'in', vids)
-            .execute();
+          for (const table of ['list_values', 'list_rows'] as const)
+            await tx
+              .updateTable(table)
+              .set({ cv_to: Number(r.cv_to) })
+              .where('vid', 'in', vids)
+              .execute();
+          await listEngineFor(dialectOf(tx)).closeSearch(tx, vids, Number(r.cv_to));
         }
       }
     }

@@ -124,6 +124,7 @@ export interface Database {
   secrets: SecretsTable;
   list_entries: ListEntriesTable;
   list_values: ListValuesTable;
+  list_rows: ListRowsTable;
   redirects: RedirectsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -252,4 +253,24 @@ export interface ListValuesTable {
   loc: string;
   str: string | null;
   num: number | null;
+}
+
+/** One wide row per list version and locale with its slotted field values, see migration 0007. */
+export interface ListRowsTable {
+  space_id: string;
+  vid: number;
+  loc: string;
+  cv_from: number;
+  cv_to: number;
+  type: string;
+  published_at: string;
+  entry_id: string;
+  s1: string | null;
+  s2: string | null;
+  s3: string | null;
+  s4: string | null;
+  n1: number | null;
+  n2: number | null;
+  n3: number | null;
+  n4: number | null;
 }

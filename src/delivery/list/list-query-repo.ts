@@ -2,13 +2,17 @@ import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Store } from '../../store/open-store.js';
 import { listEngineFor, type ListEngine, searchScope } from '../../store/search/list-engine.js';
 import { ANY_LOCALE, FOLDER_PATH_KEY, PATH_KEY, searchConfig } from './index-values.js';
-import type { Cond, ListPlan, Scalar, Source, Test } from './plan.js';
+import type { Cond, ListPlan, Scalar, SortKey, Source, Test } from './plan.js';
+import { drivesRows, rowLocale, type SlotLayout, slotOf } from './slots.js';
 
 /**
- * The SQL of entry lists (spec 4.3) on the list tables of migration 0003, the same statements on both engines
- * (engine fragments come from src/store/search/). Filters are EXISTS probes of `list_values`; one selective
- * filter (or the full-text match) may instead drive the query, so `total` and sparse pages scan only its index
- * range; dense pages walk `list_entries` in sort order and stop after `limit + 1` rows.
+ * The SQL of entry lists (spec 4.3) on the list tables of migrations 0003 and 0007, the same statements on
+ * both engines (engine fragments come from src/store/search/). Filters are EXISTS probes of `list_values`; one
+ * selective filter (or the full-text match) may instead drive the query, so `total` and sparse pages scan only
+ * its index range; dense pages walk `list_entries` in sort order and stop after `limit + 1` rows.
+ *
+ * A list of one type with an `eq`/`in` on a slotted field (src/delivery/list/slots.ts) reads `list_rows`
+ * instead: that filter's index range drives, and every other slotted filter is a column test inside it.
  */
 
 type Sql = RawBuilder<unknown>;
@@ -49,13 +53,54 @@ function valueRow(alias: string, source: Extract<Source, { kind: 'value' }>, loc
   return sql`${ref(`${alias}.key`)} = ${source.key} and ${where}`;
 }
 
+const ROW_COLUMNS = new Set(['published_at', 'entry_id']);
+
+/** Sources with their own published_at and entry_id: list_rows (r) and, on PostgreSQL, search matches (m). */
+type Own = 'r' | 'm' | null;
+
+/** A list_entries column, from the source itself where it has it. */
+const columnRef = (column: string, own: Own): Sql =>
+  ref(`${own !== null && ROW_COLUMNS.has(column) ? own : 'e'}.${column}`);
+
+/** Where list_rows (alias r) is the source: its slot layout, and whether a dense page walks it in order. */
+interface RowsSource {
+  layout: SlotLayout;
+  dense: boolean;
+}
+
+/** A filter answered by a slot column of the row. */
+function slotCondSql(engine: ListEngine, rows: RowsSource, cond: Cond): Sql | null {
+  const slot = slotOf(cond, rows.layout);
+  if (slot === null) return null;
+  let col = ref(`r.${slot}`);
+  let pos: Sql;
+  if (drivesRows(cond, rows.layout)) {
+    // A dense page must walk list_rows_walk in sort order: `|| ''` keeps the slot's own index out of reach.
+    // Otherwise `is not null` lets both engines use the slot's partial index.
+    if (rows.dense) col = sql`(${col} || '')`;
+    pos = sql`${col} is not null and ${testSql(engine, col, cond)}`;
+  } else pos = testSql(engine, col, cond);
+  // `is not true`: a missing value (NULL) is outside the test and inside its negation, as in list_values.
+  return cond.negate ? sql`(${pos}) is not true` : pos;
+}
+
 /**
  * `perRow`: the rows are a selective driver's (or the full-text matches), so each other filter is probed per
  * row; measured on PostgreSQL, a hash join over the probed filter's whole range costs more.
  */
-function condSql(engine: ListEngine, plan: ListPlan, cond: Cond, vid: Sql, perRow: boolean): Sql {
+function condSql(
+  engine: ListEngine,
+  plan: ListPlan,
+  cond: Cond,
+  vid: Sql,
+  perRow: boolean,
+  rows: RowsSource | null,
+  own: Own,
+): Sql {
+  const slotted = rows === null ? null : slotCondSql(engine, rows, cond);
+  if (slotted !== null) return slotted;
   if (cond.source.kind === 'column') {
-    const pos = testSql(engine, ref(`e.${cond.source.column}`), cond);
+    const pos = testSql(engine, columnRef(cond.source.column, own), cond);
     // `is not true`: a NULL (no parent) is outside `parentId eq x` and inside its negation.
     return cond.negate ? sql`(${pos}) is not true` : pos;
   }
@@ -95,19 +140,72 @@ interface From {
   vid: Sql;
   /** Whether list_entries (alias e) is part of the source. */
   entries: boolean;
+  /** Set when list_rows (alias r) is the source. */
+  rows: RowsSource | null;
+  own: Own;
+}
+
+/** The list reads list_rows: one type, no full-text search, and a filter that selects by a string slot. */
+function rowsLayout(plan: ListPlan): SlotLayout | null {
+  const { layout } = plan;
+  if (layout === null || plan.words !== null) return null;
+  return plan.conds.some((c) => drivesRows(c, layout)) ? layout : null;
+}
+
+/** Whether conditions or sort need list_entries beside list_rows (the row has published_at and entry_id). */
+function needsEntries(plan: ListPlan, sort: readonly SortKey[]): boolean {
+  const onEntries = (s: Source | SortKey['source']) => s.kind === 'column' && !ROW_COLUMNS.has(s.column);
+  return plan.conds.some((c) => onEntries(c.source)) || sort.some((k) => onEntries(k.source));
+}
+
+function rowsFrom(
+  engine: ListEngine,
+  plan: ListPlan,
+  layout: SlotLayout,
+  entries: boolean,
+  dense: boolean,
+): From {
+  const where = [
+    sql`r.space_id = ${plan.spaceId} and r.type = ${plan.type} and r.loc = ${rowLocale(layout, plan.locale)}
+      and r.cv_from <= ${plan.cv} and r.cv_to > ${plan.cv}`,
+  ];
+  const from = entries
+    ? sql`list_rows r ${engine.orderedJoin} list_entries e on e.id = r.vid`
+    : sql`list_rows r`;
+  return { from, where, vid: sql`r.vid`, entries: false, rows: { layout, dense }, own: 'r' };
 }
 
 /**
  * What the query reads rows from. A driven count with no condition on list_entries columns reads the driver's
  * index alone: its rows carry space, type and cv.
  */
-function fromClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, needEntries = true): From {
+function fromClause(
+  engine: ListEngine,
+  plan: ListPlan,
+  driver: Driver | null,
+  needEntries: boolean,
+  sort: readonly SortKey[],
+): From {
   if (plan.words !== null) {
-    const m = engine.matches(searchScope(plan.spaceId, plan.locale), searchConfig(plan.locale), plan.words);
+    const m = engine.matches(
+      searchScope(plan.spaceId, plan.locale),
+      searchConfig(plan.locale),
+      plan.words,
+      plan,
+    );
+    if (engine.matchesAreRows) {
+      const joined = needsEntries(plan, sort);
+      const from = joined
+        ? sql`(${m}) m ${engine.orderedJoin} list_entries e on e.id = m.vid`
+        : sql`(${m}) m`;
+      // The matches check space, cv and type themselves; `1 = 1` keeps the WHERE clause well-formed.
+      return { from, where: [sql`1 = 1`], vid: sql`m.vid`, entries: false, rows: null, own: 'm' };
+    }
     const from = sql`(${m}) m ${engine.orderedJoin} list_entries e on e.id = m.vid`;
-    return { from, where: [], vid: sql`e.id`, entries: true };
+    return { from, where: [], vid: sql`e.id`, entries: true, rows: null, own: null };
   }
-  if (driver === null) return { from: sql`list_entries e`, where: [], vid: sql`e.id`, entries: true };
+  if (driver === null)
+    return { from: sql`list_entries e`, where: [], vid: sql`e.id`, entries: true, rows: null, own: null };
   const where = [
     sql`d.space_id = ${plan.spaceId} and d.cv_from <= ${plan.cv} and d.cv_to > ${plan.cv}`,
     plan.type !== null
@@ -126,9 +224,10 @@ function fromClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, n
       sql`${valueRow('d', c.source, plan.locale)} and ${col} is not null and ${testSql(engine, col, c)}`,
     );
   }
-  if (!needEntries) return { from: sql`list_values d`, where, vid: sql`d.vid`, entries: false };
+  if (!needEntries)
+    return { from: sql`list_values d`, where, vid: sql`d.vid`, entries: false, rows: null, own: null };
   const from = sql`list_values d ${engine.orderedJoin} list_entries e on e.id = d.vid`;
-  return { from, where, vid: sql`e.id`, entries: true };
+  return { from, where, vid: sql`e.id`, entries: true, rows: null, own: null };
 }
 
 function whereClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, source: From): Sql[] {
@@ -141,7 +240,17 @@ function whereClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, 
     );
   for (const c of plan.conds)
     if (driver?.kind !== 'cond' || driver.cond !== c)
-      where.push(condSql(engine, plan, c, vid, driver !== null || plan.words !== null));
+      where.push(
+        condSql(
+          engine,
+          plan,
+          c,
+          vid,
+          driver !== null || plan.words !== null || source.rows !== null,
+          source.rows,
+          source.own,
+        ),
+      );
   if (plan.under !== null && driver?.kind !== 'under')
     where.push(sql`exists (select 1 from list_values p where p.vid = ${vid} and p.key = ${PATH_KEY}
       and p.loc = ${plan.locale} and ${underRange('p', plan.under)})`);
@@ -150,9 +259,18 @@ function whereClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, 
 
 function countStatement(store: Store, plan: ListPlan): RawBuilder<{ n: number | string }> {
   const engine = listEngineFor(store.dialect);
-  const driver = plan.words === null ? pickDriver(plan) : null;
-  const needEntries = plan.conds.some((c) => c.source.kind === 'column');
-  const source = fromClause(engine, plan, driver, needEntries);
+  const layout = rowsLayout(plan);
+  const driver = plan.words === null && layout === null ? pickDriver(plan) : null;
+  const source =
+    layout !== null
+      ? rowsFrom(engine, plan, layout, needsEntries(plan, []), false)
+      : fromClause(
+          engine,
+          plan,
+          driver,
+          plan.conds.some((c) => c.source.kind === 'column'),
+          [],
+        );
   const conds = whereClause(engine, plan, driver, source);
   return sql`select count(*) as n from ${source.from} where ${sql.join(conds, sql` and `)}`;
 }
@@ -167,12 +285,13 @@ interface Component {
   desc: boolean;
 }
 
-function sortParts(plan: ListPlan): { joins: Sql[]; comps: Component[] } {
+function sortParts(plan: ListPlan, vid: Sql, own: Own): { joins: Sql[]; comps: Component[] } {
   const joins: Sql[] = [];
   const comps: Component[] = [];
+  const column = (c: string) => columnRef(c, own);
   plan.sort.forEach((key, i) => {
     const s = key.source;
-    if (s.kind === 'column') comps.push({ expr: ref(`e.${s.column}`), desc: key.desc });
+    if (s.kind === 'column') comps.push({ expr: column(s.column), desc: key.desc });
     else if (s.kind === 'rank') comps.push({ expr: sql`m.rank`, desc: key.desc });
     else {
       const alias = `s${i}`;
@@ -181,14 +300,14 @@ function sortParts(plan: ListPlan): { joins: Sql[]; comps: Component[] } {
         s.kind === 'path'
           ? sql`${ref(`${alias}.key`)} = ${PATH_KEY} and ${ref(`${alias}.loc`)} = ${plan.locale}`
           : sql`${valueRow(alias, s, plan.locale)} and ${ref(`${alias}.${col}`)} is not null`;
-      joins.push(sql`left join list_values ${sql.raw(alias)} on ${ref(`${alias}.vid`)} = e.id and ${on}`);
+      joins.push(sql`left join list_values ${sql.raw(alias)} on ${ref(`${alias}.vid`)} = ${vid} and ${on}`);
       const v = ref(`${alias}.${col}`);
       // Entries without the value sort last in both directions: a 0/1 flag first, then the value.
       comps.push({ expr: sql`case when ${v} is null then 1 else 0 end`, desc: false });
       comps.push({ expr: sql`coalesce(${v}, ${col === 'num' ? 0 : ''})`, desc: key.desc });
     }
   });
-  comps.push({ expr: sql`e.entry_id`, desc: plan.sort.at(-1)?.desc ?? false });
+  comps.push({ expr: column('entry_id'), desc: plan.sort.at(-1)?.desc ?? false });
   return { joins, comps };
 }
 
@@ -207,14 +326,19 @@ function keyset(comps: readonly Component[], after: readonly Scalar[]): Sql {
 
 function pageStatement(store: Store, plan: ListPlan, sparse: boolean) {
   const engine = listEngineFor(store.dialect);
-  const driver = sparse && plan.words === null ? pickDriver(plan) : null;
-  const source = fromClause(engine, plan, driver);
+  const layout = rowsLayout(plan);
+  const driver = sparse && plan.words === null && layout === null ? pickDriver(plan) : null;
+  const source =
+    layout !== null
+      ? rowsFrom(engine, plan, layout, needsEntries(plan, plan.sort), !sparse)
+      : fromClause(engine, plan, driver, true, plan.sort);
   const conds = whereClause(engine, plan, driver, source);
-  const { joins, comps } = sortParts(plan);
+  const { joins, comps } = sortParts(plan, source.vid, source.own);
   if (plan.after !== null) conds.push(keyset(comps, plan.after));
   const select = comps.map((c, i) => sql`${c.expr} as ${sql.raw(`k${i}`)}`);
   const order = comps.map((c) => sql`${c.expr} ${sql.raw(c.desc ? 'desc' : 'asc')}`);
-  const statement = sql<Record<string, unknown>>`select e.id as vid, e.entry_id as entry_id,
+  const entryId = columnRef('entry_id', source.own);
+  const statement = sql<Record<string, unknown>>`select ${source.vid} as vid, ${entryId} as entry_id,
     ${sql.join(select)} from ${source.from} ${sql.join(joins, sql` `)}
     where ${sql.join(conds, sql` and `)} order by ${sql.join(order)} limit ${plan.limit + 1}`;
   return { statement, width: comps.length };

@@ -11,6 +11,7 @@ import { digest, listedTypes, type ListQuery, parseListQuery } from './list-para
 import { countList, folderPath, pageList } from './list-query-repo.js';
 import { listInMemory } from './memory-list.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
+import { slotLayout } from './slots.js';
 
 export interface ListDeps extends DeliveryDeps {
   /** `deriveKey(masterKey, 'cursor')`. */
@@ -62,6 +63,24 @@ async function folderInView(scope: Scope, types: TypeMap, under: string): Promis
   return found?.paths?.[scope.params.locale] ?? null;
 }
 
+/** The plan both evaluators take (plan.ts) of a parsed query, with the folder path and cursor resolved. */
+export function listPlan(
+  q: ListQuery,
+  types: TypeMap,
+  at: Pick<ListPlan, 'spaceId' | 'cv' | 'locale' | 'under' | 'after'>,
+): ListPlan {
+  return {
+    ...at,
+    type: q.type,
+    folderTypes: [...types.values()].filter((t) => t.kind === 'folder').map((t) => t.key),
+    conds: q.conds,
+    words: q.words,
+    sort: q.sort,
+    limit: q.limit,
+    layout: q.type === null ? null : slotLayout(types.get(q.type)),
+  };
+}
+
 /** GET /entries (spec 4.2, 4.3). */
 export async function listEntries(
   deps: ListDeps,
@@ -89,19 +108,7 @@ export async function listEntries(
     if (under === null)
       throw invalidQuery(`under: "${q.under}" is not a folder in locale "${scope.params.locale}".`, 'under');
   }
-  const plan: ListPlan = {
-    spaceId,
-    cv,
-    locale: scope.params.locale,
-    type: q.type,
-    folderTypes: [...types.values()].filter((t) => t.kind === 'folder').map((t) => t.key),
-    under,
-    conds: q.conds,
-    words: q.words,
-    sort: q.sort,
-    limit: q.limit,
-    after,
-  };
+  const plan = listPlan(q, types, { spaceId, cv, locale: scope.params.locale, under, after });
 
   let total: number;
   let rows: { entryId: string; after: Scalar[] }[];

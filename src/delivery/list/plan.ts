@@ -3,6 +3,8 @@
  * (src/delivery/list/list-query-repo.ts) and memory for draft and release previews (memory-list.ts).
  */
 
+import type { SlotLayout } from './slots.js';
+
 export type Scalar = string | number;
 
 /** Columns of list_entries that lists filter or sort on. */
@@ -56,6 +58,8 @@ export interface ListPlan {
   limit: number;
   /** Sort values of the last row of the previous page (the cursor), tiebreaker last. */
   after: Scalar[] | null;
+  /** The slots of `type` (list_rows, migration 0007), or null without a type. */
+  layout: SlotLayout | null;
 }
 
 /** Sort values are compared as components: a nullable value adds a "missing" flag first (missing sort last). */

@@ -1,7 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { StoreDialect } from '../dialect/dialect.js';
-import { backfillListTables } from '../list-repo.js';
-import type { Database } from '../schema.js';
 import { listEngineFor } from '../search/list-engine.js';
 
 /**
@@ -87,6 +85,6 @@ export async function up0003EntryLists(db: Kysely<unknown>, dialect: StoreDialec
   // A version's values: EXISTS probes of the other filters, sort values, closing a version.
   await index('list_values_vid', 'list_values', ['vid', 'key', 'loc', 'str', 'num']);
   await engine.afterCreate(db);
-  // A store that published before this migration gets its versions indexed (new stores have none).
-  await backfillListTables(db as unknown as Transaction<Database>);
+  // Versions a store published before this migration are indexed by 0007, which rebuilds every list table
+  // with today's writer (this one would write tables that do not exist yet).
 }

@@ -6,6 +6,7 @@ import { up0003EntryLists } from './0003-entry-lists.js';
 import { up0004RedirectsWebhooks } from './0004-redirects-webhooks.js';
 import { up0005Forms } from './0005-forms.js';
 import { up0006CvNotify } from './0006-cv-notify.js';
+import { up0007ListRows } from './0007-list-rows.js';
 
 type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 
@@ -20,6 +21,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0004-redirects-webhooks', up0004RedirectsWebhooks],
   ['0005-forms', up0005Forms],
   ['0006-cv-notify', up0006CvNotify],
+  ['0007-list-rows', up0007ListRows],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {

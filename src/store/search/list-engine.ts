@@ -15,6 +15,18 @@ export interface SearchDoc {
   /** Text-search configuration of the locale (PostgreSQL `regconfig`; SQLite has one tokenizer). */
   config: string;
   body: string;
+  /** What the version lists by, for engines whose matches carry it (`matchesAreRows`). */
+  entryId: string;
+  type: string;
+  publishedAt: string;
+  cvFrom: number;
+}
+
+/** Which versions a list reads: the cv, and the type (or every type but folders). */
+export interface SearchAt {
+  cv: number;
+  type: string | null;
+  folderTypes: readonly string[];
 }
 
 /**
@@ -32,11 +44,20 @@ export interface ListEngine {
   afterCreate(db: Kysely<unknown>): Promise<void>;
   insertSearch(tx: Transaction<Database> | Kysely<Database>, docs: readonly SearchDoc[]): Promise<void>;
   deleteSearch(tx: Transaction<Database> | Kysely<Database>, vids: readonly number[]): Promise<void>;
+  /** Closes the search rows of versions closed at `cv` (engines whose matches are rows). */
+  closeSearch(
+    tx: Transaction<Database> | Kysely<Database>,
+    vids: readonly number[],
+    cv: number,
+  ): Promise<void>;
   /**
    * A subquery `(vid, rank)` of the versions whose text in `scope` holds every word (higher rank first).
    * Ranks come from the engine (bm25 on SQLite, ts_rank on PostgreSQL) and are not comparable between them.
+   * With `matchesAreRows` the subquery also checks `at` itself and has `entry_id` and `published_at`, so a
+   * search needs no join to list_entries (PostgreSQL: measured, that join cost a scan of the whole table).
    */
-  matches(scope: string, config: string, words: readonly string[]): RawBuilder<unknown>;
+  matches(scope: string, config: string, words: readonly string[], at: SearchAt): RawBuilder<unknown>;
+  readonly matchesAreRows: boolean;
   /** `needle` occurs in `haystack`, case-sensitive, the same on both engines. */
   contains(haystack: RawBuilder<unknown>, needle: string): RawBuilder<SqlBool>;
   /** A join that keeps the left table outer (SQLite's planner honours CROSS JOIN; PostgreSQL plans freely). */

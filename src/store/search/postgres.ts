@@ -1,6 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { ListEngine, SearchDoc } from './list-engine.js';
 
+// list-repo's OPEN_CV (not imported: list-repo imports this module).
+const OPEN_CV = 2147483647;
+
 /**
  * PostgreSQL: a `tsvector` per version and locale built with the locale's text-search configuration
  * (stemming, stop words) and a GIN index; the scope token is a lexeme of its own, so a query intersects it.
@@ -27,13 +30,13 @@ export const postgresListEngine: ListEngine = {
 
   async insertSearch(tx, docs: readonly SearchDoc[]) {
     for (let i = 0; i < docs.length; i += 500) {
-      const rows = docs
-        .slice(i, i + 500)
-        .map(
-          (d) =>
-            sql`(${d.vid}, to_tsvector('simple', ${d.scope}) || to_tsvector(${d.config}::regconfig, ${d.body}))`,
-        );
-      await sql`insert into list_search (vid, tsv) values ${sql.join(rows)}`.execute(tx);
+      const rows = docs.slice(i, i + 500).map(
+        (d) =>
+          sql`(${d.vid}, to_tsvector('simple', ${d.scope}) || to_tsvector(${d.config}::regconfig, ${d.body}),
+              ${d.entryId}, ${d.type}, ${d.publishedAt}, ${d.cvFrom}, ${OPEN_CV})`,
+      );
+      await sql`insert into list_search (vid, tsv, entry_id, type, published_at, cv_from, cv_to)
+        values ${sql.join(rows)}`.execute(tx);
     }
   },
 
@@ -41,12 +44,25 @@ export const postgresListEngine: ListEngine = {
     if (vids.length > 0) await sql`delete from list_search where vid in (${sql.join(vids)})`.execute(tx);
   },
 
-  matches(scope, config, words) {
+  async closeSearch(tx, vids, cv) {
+    if (vids.length > 0)
+      await sql`update list_search set cv_to = ${cv} where vid in (${sql.join(vids)})`.execute(tx);
+  },
+
+  matchesAreRows: true,
+
+  matches(scope, config, words, at) {
+    const type =
+      at.type !== null
+        ? sql`s.type = ${at.type}`
+        : at.folderTypes.length > 0
+          ? sql`s.type not in (${sql.join(at.folderTypes)})`
+          : sql`true`;
     // An all-stop-word query gives an empty tsquery: it must match nothing, not the whole scope.
-    return sql`select s.vid, ts_rank(s.tsv, q.w)::float8 as rank
+    return sql`select s.vid, ts_rank(s.tsv, q.w)::float8 as rank, s.entry_id, s.published_at
       from list_search s, (select to_tsquery('simple', ${scope}) && plainto_tsquery(${config}::regconfig,
         ${words.join(' ')}) as w, numnode(plainto_tsquery(${config}::regconfig, ${words.join(' ')})) as n) q
-      where q.n > 0 and s.tsv @@ q.w`;
+      where q.n > 0 and s.tsv @@ q.w and s.cv_from <= ${at.cv} and s.cv_to > ${at.cv} and ${type}`;
   },
 
   contains: (haystack, needle) => sql`strpos(${haystack}, ${needle}) > 0`,

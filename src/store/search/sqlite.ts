@@ -34,6 +34,12 @@ export const sqliteListEngine: ListEngine = {
     }
   },
 
+  async closeSearch() {
+    // The full-text rows carry no visibility: matches are joined to list_entries.
+  },
+
+  matchesAreRows: false,
+
   matches(scope, _config, words) {
     // Words are letters and digits only (list params), so quoting them as phrases is safe FTS5 syntax.
     const query = `scope : ${scope} AND body : (${words.map((w) => `"${w}"`).join(' AND ')})`;
