@@ -1,6 +1,13 @@
 import { PostgresAdapter, type Transaction } from 'kysely';
 import type { ContentTypeDef, EntrySnapshot, SpaceSettings, TypeMap } from '../content/model.js';
-import { chainsOf, indexValues, searchConfig, searchTexts } from '../delivery/list/index-values.js';
+import {
+  chainsOf,
+  type IndexValue,
+  indexValues,
+  NOINDEX_KEY,
+  searchConfig,
+  searchTexts,
+} from '../delivery/list/index-values.js';
 import { slotLayout, slotRows } from '../delivery/list/slots.js';
 import type { Database } from './schema.js';
 import type { Queryable } from './spaces-repo.js';
@@ -60,6 +67,11 @@ function dialectOf(tx: Queryable): StoreDialect {
   return tx.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;
 }
 
+function noindexLocales(values: readonly IndexValue[]): string | null {
+  const locales = values.filter((v) => v.key === NOINDEX_KEY).map((v) => v.loc);
+  return locales.length > 0 ? JSON.stringify(locales) : null;
+}
+
 /** Kinds never listed anywhere (spec 2.1: globals; blocks are not entries). */
 const UNLISTED = new Set(['global', 'block']);
 
@@ -79,6 +91,9 @@ export async function putListVersions(
   const engine = listEngineFor(dialectOf(tx));
   for (let i = 0; i < listed.length; i += 400) {
     const chunk = listed.slice(i, i + 400);
+    const valuesOf = new Map(
+      chunk.map(({ snapshot: s }) => [s, indexValues(s, ctx.types.get(s.type), ctx.chains)]),
+    );
     const ids = await tx
       .insertInto('list_entries')
       .values(
@@ -94,6 +109,8 @@ export async function putListVersions(
           name: s.name,
           published_at: s.publishedAt,
           first_published_at: s.firstPublishedAt,
+          paths: s.paths && Object.keys(s.paths).length > 0 ? JSON.stringify(s.paths) : null,
+          noindex: noindexLocales(valuesOf.get(s) ?? []),
         })),
       )
       .returning(['id', 'entry_id'])
@@ -107,7 +124,7 @@ export async function putListVersions(
       if (vid === undefined) continue;
       const type = ctx.types.get(s.type);
       const own = { space_id: spaceId, vid, cv_from: cv, cv_to: OPEN_CV, type: s.type };
-      const versionValues = indexValues(s, type, ctx.chains);
+      const versionValues = valuesOf.get(s) ?? [];
       for (const v of versionValues) values.push({ ...own, ...v });
       for (const r of slotRows(versionValues, slotLayout(type), ctx.chains.keys()))
         rows.push({ ...own, published_at: s.publishedAt, entry_id: s.id, ...r });

@@ -240,6 +240,10 @@ export interface ListEntriesTable {
   name: string;
   published_at: string;
   first_published_at: string;
+  /** JSON: locale → path (migration 0007); null without paths. */
+  paths: string | null;
+  /** JSON: the locales whose SEO field says noindex (spec 2.7); null when none. */
+  noindex: string | null;
 }
 
 /** Filterable values of a list_entries row per locale (`*`: the same in every locale), see migration 0003. */

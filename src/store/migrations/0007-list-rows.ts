@@ -15,6 +15,8 @@ import { listEngineFor } from '../search/list-engine.js';
  * Every slot column is in every index, so these queries never leave the index: one index per string slot (the
  * selective filters) and one in `published_at` order for dense lists walked newest first.
  *
+ * `list_entries` gets each version's paths per locale and its noindex locales (the sitemap's alternates).
+ *
  * On PostgreSQL the search rows (`list_search`) get the entry id, type, publish time and cv range of their
  * version, so a full-text list filters and sorts its matches without joining list_entries.
  *
@@ -65,6 +67,11 @@ export async function up0007ListRows(db: Kysely<unknown>, dialect: StoreDialect)
       await sql`create statistics ${sql.raw(`list_rows_${s}_stats`)} (mcv, dependencies)
         on space_id, type, loc, ${sql.ref(s)} from list_rows`.execute(db);
   }
+
+  // What the sitemap reads per entry besides its path: the paths of every locale and the noindex locales,
+  // so a row costs one lookup instead of one per locale (JSON text, parsed by the reader).
+  await db.schema.alterTable('list_entries').addColumn('paths', text).execute();
+  await db.schema.alterTable('list_entries').addColumn('noindex', text).execute();
 
   const tx = db as unknown as Transaction<Database>;
   const spaces = await tx.selectFrom('spaces').select('id').execute();
