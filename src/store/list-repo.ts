@@ -219,9 +219,64 @@ export async function clearListSpace(db: Queryable, spaceId: string): Promise<vo
   );
 }
 
+/** Empties every list table of every space (a rebuild from the log follows: migration 0007). */
+export async function clearAllListTables(db: Transaction<Database>): Promise<void> {
+  for (const table of ['list_values', 'list_rows', 'list_entries'] as const)
+    await db.deleteFrom(table).execute();
+  await listEngineFor(dialectOf(db)).clearSearch(db);
+}
+
+interface LogRow {
+  space_id: string;
+  entry_id: string;
+  cv_from: number | string;
+  cv_to: number | string | null;
+  type_kind: string;
+  doc: unknown;
+}
+
+/** Indexes a page of log rows: one write per (space, cv) group, then the closed ones closed per (space, cvs). */
+async function indexLogRows(tx: Transaction<Database>, rows: readonly LogRow[]): Promise<void> {
+  const opened = new Map<
+    string,
+    { space: string; cv: number; items: Parameters<typeof putListVersions>[3][number][] }
+  >();
+  const closed = new Map<string, { space: string; cvFrom: number; cvTo: number; entries: string[] }>();
+  for (const r of rows) {
+    const cv = Number(r.cv_from);
+    const group = opened.get(`${r.space_id}\n${cv}`) ?? { space: r.space_id, cv, items: [] };
+    opened.set(`${r.space_id}\n${cv}`, group);
+    group.items.push({ snapshot: parse<EntrySnapshot>(r.doc), typeKind: r.type_kind });
+    if (r.cv_to === null) continue;
+    const key = `${r.space_id}\n${cv}\n${Number(r.cv_to)}`;
+    const c = closed.get(key) ?? { space: r.space_id, cvFrom: cv, cvTo: Number(r.cv_to), entries: [] };
+    closed.set(key, c);
+    c.entries.push(r.entry_id);
+  }
+  for (const g of opened.values()) await putListVersions(tx, g.space, g.cv, g.items);
+  for (const c of closed.values()) {
+    const ids = await tx
+      .selectFrom('list_entries')
+      .select('id')
+      .where('space_id', '=', c.space)
+      .where('cv_from', '=', c.cvFrom)
+      .where('entry_id', 'in', c.entries)
+      .execute();
+    const vids = ids.map((i) => Number(i.id));
+    if (vids.length === 0) continue;
+    for (const table of ['list_entries', 'list_values', 'list_rows'] as const)
+      await tx
+        .updateTable(table)
+        .set({ cv_to: c.cvTo })
+        .where(table === 'list_entries' ? 'id' : 'vid', 'in', vids)
+        .execute();
+    await listEngineFor(dialectOf(tx)).closeSearch(tx, vids, c.cvTo);
+  }
+}
+
 /**
- * Indexes the versions a store published before the list tables existed (migration 0003), each at its own cv,
- * closed ones closed again, so pinned cvs list what they showed.
+ * Indexes every version of the published log into empty list tables, each at its own cv, closed ones closed
+ * again, so pinned cvs list what they showed (migration 0007 rebuilds with it).
  */
 export async function backfillListTables(tx: Transaction<Database>): Promise<void> {
   let after: { space: string; entry: string; cv: number } | null = null;
@@ -244,36 +299,7 @@ export async function backfillListTables(tx: Transaction<Database>): Promise<voi
       );
     }
     const rows = await query.execute();
-    for (const r of rows) {
-      const cvFrom = Number(r.cv_from);
-      await putListVersions(tx, r.space_id, cvFrom, [
-        { snapshot: parse<EntrySnapshot>(r.doc), typeKind: r.type_kind },
-      ]);
-      if (r.cv_to !== null) {
-        const ids = await tx
-          .selectFrom('list_entries')
-          .select('id')
-          .where('space_id', '=', r.space_id)
-          .where('entry_id', '=', r.entry_id)
-          .where('cv_from', '=', cvFrom)
-          .execute();
-        const vids = ids.map((i) => Number(i.id));
-        if (vids.length > 0) {
-          await tx
-            .updateTable('list_entries')
-            .set({ cv_to: Number(r.cv_to) })
-            .where('id', 'in', vids)
-            .execute();
-          for (const table of ['list_values', 'list_rows'] as const)
-            await tx
-              .updateTable(table)
-              .set({ cv_to: Number(r.cv_to) })
-              .where('vid', 'in', vids)
-              .execute();
-          await listEngineFor(dialectOf(tx)).closeSearch(tx, vids, Number(r.cv_to));
-        }
-      }
-    }
+    await indexLogRows(tx, rows);
     const last = rows.at(-1);
     if (!last || rows.length < 500) break;
     after = { space: last.space_id, entry: last.entry_id, cv: Number(last.cv_from) };

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { NUM_SLOTS, STR_SLOTS } from '../../delivery/list/slots.js';
 import type { StoreDialect } from '../dialect/dialect.js';
-import { backfillListTables, clearListSpace } from '../list-repo.js';
+import { backfillListTables, clearAllListTables } from '../list-repo.js';
 import type { Database } from '../schema.js';
 import { listEngineFor } from '../search/list-engine.js';
 
@@ -74,7 +74,6 @@ export async function up0007ListRows(db: Kysely<unknown>, dialect: StoreDialect)
   await db.schema.alterTable('list_entries').addColumn('noindex', text).execute();
 
   const tx = db as unknown as Transaction<Database>;
-  const spaces = await tx.selectFrom('spaces').select('id').execute();
-  for (const { id } of spaces) await clearListSpace(tx, id);
+  await clearAllListTables(tx);
   await backfillListTables(tx);
 }

@@ -44,6 +44,8 @@ export interface ListEngine {
   afterCreate(db: Kysely<unknown>): Promise<void>;
   insertSearch(tx: Transaction<Database> | Kysely<Database>, docs: readonly SearchDoc[]): Promise<void>;
   deleteSearch(tx: Transaction<Database> | Kysely<Database>, vids: readonly number[]): Promise<void>;
+  /** Removes every full-text row (of all spaces). */
+  clearSearch(tx: Transaction<Database> | Kysely<Database>): Promise<void>;
   /** Closes the search rows of versions closed at `cv` (engines whose matches are rows). */
   closeSearch(
     tx: Transaction<Database> | Kysely<Database>,

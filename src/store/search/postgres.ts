@@ -44,6 +44,10 @@ export const postgresListEngine: ListEngine = {
     if (vids.length > 0) await sql`delete from list_search where vid in (${sql.join(vids)})`.execute(tx);
   },
 
+  async clearSearch(tx) {
+    await sql`delete from list_search`.execute(tx);
+  },
+
   async closeSearch(tx, vids, cv) {
     if (vids.length > 0)
       await sql`update list_search set cv_to = ${cv} where vid in (${sql.join(vids)})`.execute(tx);

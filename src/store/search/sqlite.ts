@@ -34,6 +34,10 @@ export const sqliteListEngine: ListEngine = {
     }
   },
 
+  async clearSearch(tx) {
+    await sql`insert into list_fts(list_fts) values ('delete-all')`.execute(tx);
+  },
+
   async closeSearch() {
     // The full-text rows carry no visibility: matches are joined to list_entries.
   },
