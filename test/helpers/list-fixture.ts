@@ -1,5 +1,6 @@
 import { importBundle } from '../../src/bundle/import-bundle.js';
 import { buildApp } from '../../src/server/app.js';
+import type { Config } from '../../src/server/config.js';
 import type { TestApp } from './app.js';
 import { type Engine, openTestEnv } from './engines.js';
 
@@ -245,10 +246,10 @@ export function listBundle(): Record<string, unknown> {
 }
 
 /** The real app on a fresh store with the catalog space imported. */
-export async function openListApp(engine: Engine): Promise<TestApp> {
+export async function openListApp(engine: Engine, config: Partial<Config> = {}): Promise<TestApp> {
   const env = await openTestEnv(engine);
   await importBundle(env.store, env.blobs, listBundle(), { baseDir: env.dataDir });
-  const app = await buildApp(env);
+  const app = await buildApp({ ...env, config: { ...env.config, ...config } });
   return {
     ...env,
     app,

@@ -3,7 +3,7 @@ import type { Store } from '../../store/open-store.js';
 import { listEngineFor, type ListEngine, searchScope } from '../../store/search/list-engine.js';
 import { ANY_LOCALE, FOLDER_PATH_KEY, PATH_KEY, searchConfig } from './index-values.js';
 import type { Cond, ListPlan, Scalar, SortKey, Source, Test } from './plan.js';
-import { drivesRows, rowLocale, type SlotLayout, slotOf } from './slots.js';
+import { drivesRows, isNumSlot, rowLocale, type SlotLayout, slotOf, sortSlot } from './slots.js';
 
 /**
  * The SQL of entry lists (spec 4.3) on the list tables of migrations 0003 and 0007, the same statements on
@@ -285,14 +285,28 @@ interface Component {
   desc: boolean;
 }
 
-function sortParts(plan: ListPlan, vid: Sql, own: Own): { joins: Sql[]; comps: Component[] } {
+/** Entries without the value sort last in both directions: a 0/1 flag first, then the value. */
+const missingLast = (v: Sql, numeric: boolean, desc: boolean): Component[] => [
+  { expr: sql`case when ${v} is null then 1 else 0 end`, desc: false },
+  { expr: sql`coalesce(${v}, ${numeric ? 0 : ''})`, desc },
+];
+
+/** `rows`: the layout when list_rows (alias r) is the source, whose exact slots sort without a join. */
+function sortParts(
+  plan: ListPlan,
+  vid: Sql,
+  own: Own,
+  rows: SlotLayout | null,
+): { joins: Sql[]; comps: Component[] } {
   const joins: Sql[] = [];
   const comps: Component[] = [];
   const column = (c: string) => columnRef(c, own);
   plan.sort.forEach((key, i) => {
     const s = key.source;
+    const slot = rows === null ? null : sortSlot(s, rows);
     if (s.kind === 'column') comps.push({ expr: column(s.column), desc: key.desc });
     else if (s.kind === 'rank') comps.push({ expr: sql`m.rank`, desc: key.desc });
+    else if (slot !== null) comps.push(...missingLast(ref(`r.${slot}`), isNumSlot(slot), key.desc));
     else {
       const alias = `s${i}`;
       const col = s.kind === 'path' ? 'str' : s.col;
@@ -301,10 +315,7 @@ function sortParts(plan: ListPlan, vid: Sql, own: Own): { joins: Sql[]; comps: C
           ? sql`${ref(`${alias}.key`)} = ${PATH_KEY} and ${ref(`${alias}.loc`)} = ${plan.locale}`
           : sql`${valueRow(alias, s, plan.locale)} and ${ref(`${alias}.${col}`)} is not null`;
       joins.push(sql`left join list_values ${sql.raw(alias)} on ${ref(`${alias}.vid`)} = ${vid} and ${on}`);
-      const v = ref(`${alias}.${col}`);
-      // Entries without the value sort last in both directions: a 0/1 flag first, then the value.
-      comps.push({ expr: sql`case when ${v} is null then 1 else 0 end`, desc: false });
-      comps.push({ expr: sql`coalesce(${v}, ${col === 'num' ? 0 : ''})`, desc: key.desc });
+      comps.push(...missingLast(ref(`${alias}.${col}`), col === 'num', key.desc));
     }
   });
   comps.push({ expr: column('entry_id'), desc: plan.sort.at(-1)?.desc ?? false });
@@ -333,7 +344,7 @@ function pageStatement(store: Store, plan: ListPlan, sparse: boolean) {
       ? rowsFrom(engine, plan, layout, needsEntries(plan, plan.sort), !sparse)
       : fromClause(engine, plan, driver, true, plan.sort);
   const conds = whereClause(engine, plan, driver, source);
-  const { joins, comps } = sortParts(plan, source.vid, source.own);
+  const { joins, comps } = sortParts(plan, source.vid, source.own, source.rows?.layout ?? null);
   if (plan.after !== null) conds.push(keyset(comps, plan.after));
   const select = comps.map((c, i) => sql`${c.expr} as ${sql.raw(`k${i}`)}`);
   const order = comps.map((c) => sql`${c.expr} ${sql.raw(c.desc ? 'desc' : 'asc')}`);

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { ContentTypeDef } from '../../content/model.js';
 import type { IndexValue } from './index-values.js';
 import type { Cond } from './plan.js';
-import { drivesRows, SLOT_QUERY_MAX, SLOT_TEXT_CAP, slotLayout, slotOf, slotRows } from './slots.js';
+import {
+  drivesRows,
+  SLOT_QUERY_MAX,
+  SLOT_TEXT_CAP,
+  slotLayout,
+  slotOf,
+  slotRows,
+  sortSlot,
+} from './slots.js';
 
 const type = (fields: ContentTypeDef['fields']): ContentTypeDef => ({ key: 't', kind: 'collection', fields });
 const value = (key: string, loc: string, str: string | null, num: number | null = null): IndexValue => ({
@@ -115,5 +123,23 @@ describe('slotOf', () => {
     expect(slotOf(eq('a', 'x'.repeat(SLOT_QUERY_MAX)), layout)).toBe('s1');
     expect(slotOf({ ...eq('a'), test: 'substring', value: 'x' }, layout)).toBeNull();
     expect(slotOf(eq('other', 'x'), layout)).toBeNull();
+  });
+});
+
+describe('sortSlot', () => {
+  it('sorts from slots that hold whole values only: numbers, dates, booleans, not cut option values', () => {
+    const layout = slotLayout(
+      type([
+        { key: 'a', type: 'option', options: [] },
+        { key: 'd', type: 'date' },
+        { key: 'n', type: 'number' },
+      ]),
+    );
+    const by = (key: string, col: 'str' | 'num') =>
+      sortSlot({ kind: 'value', key, col, many: false, locs: 'any' }, layout);
+    expect(by('d', 'str')).toBe('s2');
+    expect(by('n', 'num')).toBe('n1');
+    expect(by('a', 'str')).toBeNull();
+    expect(sortSlot({ kind: 'path' }, layout)).toBeNull();
   });
 });

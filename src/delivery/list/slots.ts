@@ -1,6 +1,6 @@
 import type { ContentTypeDef, FieldType } from '../../content/model.js';
 import { ANY_LOCALE, type IndexValue } from './index-values.js';
-import type { Cond } from './plan.js';
+import type { Cond, SortSource } from './plan.js';
 
 /**
  * Row slots (migration 0007): besides the one-value-per-row `list_values`, each version of a type with
@@ -34,20 +34,26 @@ export const SLOT_QUERY_MAX = 90;
 // Bounded, single-valued field types (text fields are long: list_values and search serve them).
 const STR_SLOTTED = new Set<FieldType>(['option', 'date', 'datetime', 'boolean', 'reference']);
 
+// Values that never reach SLOT_TEXT_CAP: their slots sort exactly like list_values.
+const EXACT = new Set<FieldType>(['number', 'date', 'datetime', 'boolean']);
+
 export interface SlotLayout {
   /** Field key → slot. Empty when the type has no slotted field (no rows are written). */
   slots: ReadonlyMap<string, Slot>;
   /** Whether a slotted field is localized: then one row per locale, otherwise one row in locale `*`. */
   perLocale: boolean;
+  /** Keys whose slot always holds the whole value (numbers, dates, booleans): sorts can read them. */
+  exact: ReadonlySet<string>;
 }
 
 const layouts = new WeakMap<ContentTypeDef, SlotLayout>();
 
 export function slotLayout(type: ContentTypeDef | undefined): SlotLayout {
-  if (!type) return { slots: new Map(), perLocale: false };
+  if (!type) return { slots: new Map(), perLocale: false, exact: new Set() };
   const known = layouts.get(type);
   if (known) return known;
   const slots = new Map<string, Slot>();
+  const exact = new Set<string>();
   let s = 0;
   let n = 0;
   let perLocale = false;
@@ -57,9 +63,10 @@ export function slotLayout(type: ContentTypeDef | undefined): SlotLayout {
     else if (STR_SLOTTED.has(def.type) && !(def.type === 'reference' && def.many)) slot = STR_SLOTS[s++];
     if (slot === undefined) continue;
     slots.set(def.key, slot);
+    if (EXACT.has(def.type)) exact.add(def.key);
     perLocale ||= def.localized === true;
   }
-  const layout = { slots, perLocale };
+  const layout = { slots, perLocale, exact };
   layouts.set(type, layout);
   return layout;
 }
@@ -131,3 +138,9 @@ const isStr = (slot: Slot | null): boolean => slot !== null && !isNumSlot(slot);
 /** A filter selecting rows by a string slot's value: it can drive a rows query (each such slot has an index). */
 export const drivesRows = (cond: Cond, layout: SlotLayout): boolean =>
   !cond.negate && cond.test === 'in' && isStr(slotOf(cond, layout));
+
+/** The slot a sort on a field reads from a row, when it holds the whole value (else list_values is joined). */
+export function sortSlot(source: SortSource, layout: SlotLayout): Slot | null {
+  if (source.kind !== 'value' || source.many || !layout.exact.has(source.key)) return null;
+  return layout.slots.get(source.key) ?? null;
+}
