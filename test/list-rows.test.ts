@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import type { ContentTypeDef, TypeMap } from '../src/content/model.js';
 import { parseListQuery } from '../src/delivery/list/list-params.js';
-import { compileList, countList, pageList } from '../src/delivery/list/list-query-repo.js';
+import { compileList, countList, firstSearchPage, pageList } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { listPlan } from '../src/delivery/list/list-service.js';
 import { buildApp } from '../src/server/app.js';
@@ -51,6 +51,8 @@ function gradedBundle(): Record<string, unknown> {
     const grade = GRADES[e.id];
     if (grade) e.fields.grade = grade;
     if (e.id.startsWith('ent_i')) e.fields.rank = Number(e.id.slice(5));
+    // A word many items share, for searches with more matches than a page.
+    if (/^ent_i[2-6]$/.test(e.id)) e.fields.blurb = `${String(e.fields.blurb ?? '')} catalog piece`.trim();
   }
   bundle.tokens = [...(bundle.tokens as object[]), { kind: 'management', value: MGT }];
   return bundle;
@@ -154,6 +156,27 @@ describe.each(ENGINES)('list rows on %s', (engine) => {
       );
       expect(rows.map((r) => r.detail)).toEqual([expect.stringMatching(/COVERING INDEX list_rows_s1 /)]);
     }
+  });
+
+  it('counts a search in its first page as the separate count does', async () => {
+    let nonEmpty = 0;
+    for (const q of [
+      'search=lamp',
+      'search=catalog',
+      'search=catalog&locale=de-ch&sort=name',
+      'search=reading&locale=de',
+      'type=item&search=lamp&sort=-publishedAt',
+      'type=item&search=chair&filter[fields.color][eq]=blue',
+      'type=item&search=lamp&filter[fields.grade][in]=a,b&sort=fields.rank',
+      'search=nothing',
+    ]) {
+      const plan = planOf(`limit=1&${q}`);
+      const once = await firstSearchPage(t.store, plan);
+      expect(once.total, q).toBe(await countList(t.store, plan));
+      expect(once.rows, q).toEqual(await pageList(t.store, plan, false));
+      if (once.total > 1) nonEmpty++;
+    }
+    expect(nonEmpty).toBe(2);
   });
 
   it('keeps pinned cvs after a publish changes a slotted value and the text', async () => {

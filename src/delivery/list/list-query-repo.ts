@@ -335,7 +335,7 @@ function keyset(comps: readonly Component[], after: readonly Scalar[]): Sql {
   return sql`${first.expr} ${sql.raw(first.desc ? '<=' : '>=')} ${a0} and (${sql.join(ors, sql` or `)})`;
 }
 
-function pageStatement(store: Store, plan: ListPlan, sparse: boolean) {
+function pageStatement(store: Store, plan: ListPlan, sparse: boolean, withTotal = false) {
   const engine = listEngineFor(store.dialect);
   const layout = rowsLayout(plan);
   const driver = sparse && plan.words === null && layout === null ? pickDriver(plan) : null;
@@ -347,6 +347,8 @@ function pageStatement(store: Store, plan: ListPlan, sparse: boolean) {
   const { joins, comps } = sortParts(plan, source.vid, source.own, source.rows?.layout ?? null);
   if (plan.after !== null) conds.push(keyset(comps, plan.after));
   const select = comps.map((c, i) => sql`${c.expr} as ${sql.raw(`k${i}`)}`);
+  // Counted over every row the WHERE clause keeps, before ORDER BY and LIMIT.
+  if (withTotal) select.push(sql`count(*) over () as total_`);
   const order = comps.map((c) => sql`${c.expr} ${sql.raw(c.desc ? 'desc' : 'asc')}`);
   const entryId = columnRef('entry_id', source.own);
   const statement = sql<Record<string, unknown>>`select ${source.vid} as vid, ${entryId} as entry_id,
@@ -362,6 +364,26 @@ function pageStatement(store: Store, plan: ListPlan, sparse: boolean) {
 export async function pageList(store: Store, plan: ListPlan, sparse: boolean): Promise<PageRow[]> {
   const { statement, width } = pageStatement(store, plan, sparse);
   const { rows } = await statement.execute(store.db);
+  return pageRows(rows, width);
+}
+
+/**
+ * The first page of a full-text list with its `total`, in one statement: the matches come unordered from the
+ * full-text index, so the page visits every one of them anyway (to rank or sort), and a window count over them
+ * saves the separate count, which was a second pass over the matches.
+ */
+export async function firstSearchPage(
+  store: Store,
+  plan: ListPlan,
+): Promise<{ rows: PageRow[]; total: number }> {
+  if (plan.words === null || plan.after !== null)
+    throw new Error('firstSearchPage: a first page of a search');
+  const { statement, width } = pageStatement(store, plan, false, true);
+  const { rows } = await statement.execute(store.db);
+  return { rows: pageRows(rows, width), total: Number(rows[0]?.total_ ?? 0) };
+}
+
+function pageRows(rows: readonly Record<string, unknown>[], width: number): PageRow[] {
   return rows.map((r) => ({
     vid: Number(r.vid),
     entryId: String(r.entry_id),

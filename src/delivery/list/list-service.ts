@@ -8,7 +8,7 @@ import { type DeliveredEntry, type Included, resolveEntries } from '../resolve.j
 import { readCursor, signCursor } from './cursor.js';
 import { chainsOf } from './index-values.js';
 import { digest, listedTypes, type ListQuery, parseListQuery } from './list-params.js';
-import { countList, folderPath, pageList } from './list-query-repo.js';
+import { countList, firstSearchPage, folderPath, pageList } from './list-query-repo.js';
 import { listInMemory } from './memory-list.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
 import { slotLayout } from './slots.js';
@@ -116,9 +116,13 @@ export async function listEntries(
     const cache = totalCache(deps.store);
     const key = `${spaceId}\n${cv}\n${q.selection}`;
     const cached = cache.get(key);
-    total = cached ?? (await countList(deps.store, plan));
+    if (cached === undefined && plan.words !== null && plan.after === null) {
+      ({ rows, total } = await firstSearchPage(deps.store, plan));
+    } else {
+      total = cached ?? (await countList(deps.store, plan));
+      rows = total === 0 ? [] : await pageList(deps.store, plan, total <= SPARSE_TOTAL);
+    }
     if (cached === undefined) cache.set(key, total);
-    rows = total === 0 ? [] : await pageList(deps.store, plan, total <= SPARSE_TOTAL);
   } else {
     const all = await scope.view.entriesOfTypes(listedTypes(types).map((t) => t.key));
     ({ total, rows } = listInMemory(all, types, chainsOf(scope.space.settings), plan));
