@@ -184,12 +184,16 @@ export async function closeListVersion(
   const sameCv = open.filter((r) => Number(r.cv_from) >= cv).map((r) => Number(r.id));
   const older = open.filter((r) => Number(r.cv_from) < cv).map((r) => Number(r.id));
   await removeVersions(tx, sameCv);
-  if (older.length > 0) {
-    await tx.updateTable('list_entries').set({ cv_to: cv }).where('id', 'in', older).execute();
-    await tx.updateTable('list_values').set({ cv_to: cv }).where('vid', 'in', older).execute();
-    await tx.updateTable('list_rows').set({ cv_to: cv }).where('vid', 'in', older).execute();
-    await listEngineFor(dialectOf(tx)).closeSearch(tx, older, cv);
-  }
+  await closeVersions(tx, older, cv);
+}
+
+/** Sets `cv_to` of versions in every list table (the full-text rows too, where the engine keeps it). */
+async function closeVersions(tx: Transaction<Database>, vids: readonly number[], cv: number): Promise<void> {
+  if (vids.length === 0) return;
+  await tx.updateTable('list_entries').set({ cv_to: cv }).where('id', 'in', vids).execute();
+  await tx.updateTable('list_values').set({ cv_to: cv }).where('vid', 'in', vids).execute();
+  await tx.updateTable('list_rows').set({ cv_to: cv }).where('vid', 'in', vids).execute();
+  await listEngineFor(dialectOf(tx)).closeSearch(tx, vids, cv);
 }
 
 /** Forgets list versions closed at or before `minCv` (with the log's `pruneBefore`). */
@@ -262,15 +266,11 @@ async function indexLogRows(tx: Transaction<Database>, rows: readonly LogRow[]):
       .where('cv_from', '=', c.cvFrom)
       .where('entry_id', 'in', c.entries)
       .execute();
-    const vids = ids.map((i) => Number(i.id));
-    if (vids.length === 0) continue;
-    for (const table of ['list_entries', 'list_values', 'list_rows'] as const)
-      await tx
-        .updateTable(table)
-        .set({ cv_to: c.cvTo })
-        .where(table === 'list_entries' ? 'id' : 'vid', 'in', vids)
-        .execute();
-    await listEngineFor(dialectOf(tx)).closeSearch(tx, vids, c.cvTo);
+    await closeVersions(
+      tx,
+      ids.map((i) => Number(i.id)),
+      c.cvTo,
+    );
   }
 }
 
