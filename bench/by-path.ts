@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import pg from 'pg';
 import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { randomBase62 } from '../src/lib/ids.js';
@@ -15,6 +14,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig, type StoreConfig } from '../src/server/config.js';
 import { openStore } from '../src/store/open-store.js';
 import { fmt, get, measure } from './lib-measure.js';
+import { dropSchema } from '../test/helpers/engines.js';
 
 const ENTRIES = 10_000;
 const SAMPLES = 2_000;
@@ -189,10 +189,7 @@ export default async function run(): Promise<void> {
       mkdtempSync(join(tmpdir(), 'folio-bench-')),
     );
   } finally {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
+    await dropSchema(schema, url);
     rmSync(sampleDir, { recursive: true, force: true });
   }
   void get;

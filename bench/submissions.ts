@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { BENCH_SPACE, BENCH_TOKEN } from './lib-submissions-space.js';
+import { dropSchema } from '../test/helpers/engines.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -132,9 +132,6 @@ export default async function bench(args: string[]): Promise<void> {
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
+    await dropSchema(schema, DATABASE_URL);
   }
 }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, tokenHint } from '../src/auth/tokens.js';
 import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
@@ -13,6 +12,7 @@ import { insertToken } from '../src/store/tokens-repo.js';
 import { DATABASE_URL } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 import { type FolioProcess, freePort, RedisServer, runFolio, serveFolio } from './helpers/processes.js';
+import { dropSchema } from './helpers/engines.js';
 
 // Two real `folio serve` processes on one PostgreSQL schema and one Redis of the test's own (issue 5).
 const schema = `t_${randomBase62(12).toLowerCase()}`;
@@ -71,10 +71,7 @@ afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   await redis?.kill();
   await store?.close();
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade`);
-  await client.end();
+  await dropSchema(schema);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

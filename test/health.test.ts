@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCache } from '../src/auth/token-cache.js';
 import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
@@ -13,6 +12,7 @@ import { openStore, type Store } from '../src/store/open-store.js';
 import { DATABASE_URL } from './helpers/engines.js';
 import { type EdgeTestApp, get, openEdgeTestApp, TcpProxy } from './helpers/edge.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
+import { dropSchema } from './helpers/engines.js';
 
 const base = '/v1/spc_test';
 const pub = { authorization: `Bearer ${TOKENS.public}` };
@@ -100,10 +100,7 @@ describe('the store down (PostgreSQL behind a proxy that is cut)', () => {
     await app.close();
     await store.close();
     await proxy.cut();
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
+    await dropSchema(schema);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,17 +1,15 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importBundle } from '../src/bundle/import-bundle.js';
 import type { ContentTypeDef, TypeMap } from '../src/content/model.js';
 import { parseListQuery } from '../src/delivery/list/list-params.js';
 import { compileList, countList, firstSearchPage, pageList } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { listPlan } from '../src/delivery/list/list-service.js';
-import { buildApp } from '../src/server/app.js';
 import { backfillListTables, clearAllListTables } from '../src/store/list-repo.js';
 import type { TestApp } from './helpers/app.js';
-import { ENGINES, type Engine, openTestEnv } from './helpers/engines.js';
+import { ENGINES } from './helpers/engines.js';
 import { call } from './helpers/management.js';
-import { LIST_SPACE, LIST_TOKENS, listBundle } from './helpers/list-fixture.js';
+import { LIST_SPACE, LIST_TOKENS, listBundle, openListApp } from './helpers/list-fixture.js';
 
 /**
  * list_rows (migration 0007) beyond the catalog's own filters: a localized slotted field (one row per
@@ -80,24 +78,6 @@ const CASES: [string, string[]][] = [
   ['filter[fields.color][in]=red,blue,green&filter[fields.grade][exists]=false', ids(3, 6)],
 ];
 
-async function openGradedApp(engine: Engine): Promise<TestApp> {
-  const env = await openTestEnv(engine);
-  await importBundle(env.store, env.blobs, gradedBundle(), { baseDir: env.dataDir });
-  const app = await buildApp(env);
-  return {
-    ...env,
-    app,
-    async get(url, headers = {}) {
-      const res = await app.inject({ method: 'GET', url, headers });
-      return { status: res.statusCode, body: res.json(), headers: res.headers };
-    },
-    async close() {
-      await app.close();
-      await env.close();
-    },
-  };
-}
-
 const types: TypeMap = new Map((gradedBundle().types as ContentTypeDef[]).map((d) => [d.key, d]));
 /** The plan the service builds for a query string at a cv. */
 function planOf(q: string, cv = 1): ListPlan {
@@ -118,7 +98,7 @@ describe.each(ENGINES)('list rows on %s', (engine) => {
   const sorted = (body: { items: { id: string }[] }) => body.items.map((i) => i.id).sort();
 
   beforeAll(async () => {
-    t = await openGradedApp(engine);
+    t = await openListApp(engine, {}, gradedBundle());
   });
   afterAll(async () => t.close());
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { importBundle } from '../../src/bundle/import-bundle.js';
 import { buildApp } from '../../src/server/app.js';
+import type { Config } from '../../src/server/config.js';
 import { type Engine, openTestEnv, type TestEnv } from './engines.js';
 import { fixtureBundle, fixtureDir } from './fixture.js';
 
@@ -18,7 +19,12 @@ export async function openTestApp(engine: Engine): Promise<TestApp> {
   const dir = await fixtureDir();
   await importBundle(env.store, env.blobs, fixtureBundle(), { baseDir: dir });
   await importBundle(env.store, env.blobs, fixtureBundle('spc_other'), { baseDir: dir });
-  const app = await buildApp(env);
+  return serveEnv(env);
+}
+
+/** The real app on a test store, with `config` over the environment's, and `get` through inject. */
+export async function serveEnv(env: TestEnv, config: Partial<Config> = {}): Promise<TestApp> {
+  const app = await buildApp({ ...env, config: { ...env.config, ...config } });
   return {
     ...env,
     app,

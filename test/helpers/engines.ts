@@ -46,13 +46,19 @@ export async function openTestEnv(engine: Engine): Promise<TestEnv> {
     config,
     async close() {
       await store.close();
-      if (engine === 'postgres') {
-        const client = new pg.Client({ connectionString: DATABASE_URL });
-        await client.connect();
-        await client.query(`drop schema if exists ${schema} cascade`);
-        await client.end();
-      }
+      if (engine === 'postgres') await dropSchema(schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Drops a PostgreSQL schema a test or bench made for itself, with everything in it. */
+export async function dropSchema(schema: string, url = DATABASE_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${client.escapeIdentifier(schema)} cascade`);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,7 +1,6 @@
 import { importBundle } from '../../src/bundle/import-bundle.js';
-import { buildApp } from '../../src/server/app.js';
 import type { Config } from '../../src/server/config.js';
-import type { TestApp } from './app.js';
+import { serveEnv, type TestApp } from './app.js';
 import { type Engine, openTestEnv } from './engines.js';
 
 /**
@@ -245,21 +244,13 @@ export function listBundle(): Record<string, unknown> {
   };
 }
 
-/** The real app on a fresh store with the catalog space imported. */
-export async function openListApp(engine: Engine, config: Partial<Config> = {}): Promise<TestApp> {
+/** The real app on a fresh store with the catalog space (or a variant of its bundle) imported. */
+export async function openListApp(
+  engine: Engine,
+  config: Partial<Config> = {},
+  bundle: Record<string, unknown> = listBundle(),
+): Promise<TestApp> {
   const env = await openTestEnv(engine);
-  await importBundle(env.store, env.blobs, listBundle(), { baseDir: env.dataDir });
-  const app = await buildApp({ ...env, config: { ...env.config, ...config } });
-  return {
-    ...env,
-    app,
-    async get(url, headers = {}) {
-      const res = await app.inject({ method: 'GET', url, headers });
-      return { status: res.statusCode, body: res.json(), headers: res.headers };
-    },
-    async close() {
-      await app.close();
-      await env.close();
-    },
-  };
+  await importBundle(env.store, env.blobs, bundle, { baseDir: env.dataDir });
+  return serveEnv(env, config);
 }
