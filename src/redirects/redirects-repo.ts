@@ -79,6 +79,15 @@ const localeFirst = sql`case when r.locale is null then 1 else 0 end`;
 
 // ---- reads at a cv (delivery) ---------------------------------------------------------------------------
 
+/** The redirects of a space visible at cv that apply in a locale (its own and the shared ones). */
+const redirectsAt = (store: Store, spaceId: string, locale: string, cv: number) =>
+  store.db
+    .selectFrom('redirects as r')
+    .select(COLUMNS)
+    .where('r.space_id', '=', spaceId)
+    .where((eb) => eb.or([eb('r.locale', '=', locale), eb('r.locale', 'is', null)]))
+    .where(visibleIn('r', cv));
+
 /** Redirects from one path key visible at cv, for a locale (its own first, then shared ones). */
 export async function findRedirectRowsAt(
   store: Store,
@@ -87,13 +96,8 @@ export async function findRedirectRowsAt(
   fromKey: string,
   cv: number,
 ): Promise<RedirectRow[]> {
-  const rows = await store.db
-    .selectFrom('redirects as r')
-    .select(COLUMNS)
-    .where('r.space_id', '=', spaceId)
+  const rows = await redirectsAt(store, spaceId, locale, cv)
     .where('r.from_key', '=', fromKey)
-    .where((eb) => eb.or([eb('r.locale', '=', locale), eb('r.locale', 'is', null)]))
-    .where(visibleIn('r', cv))
     .orderBy(localeFirst)
     .orderBy('r.position')
     .orderBy('r.id')
@@ -111,12 +115,7 @@ export async function listRedirectRowsAt(
   locale: string,
   cv: number,
 ): Promise<RedirectRow[]> {
-  const rows = await store.db
-    .selectFrom('redirects as r')
-    .select(COLUMNS)
-    .where('r.space_id', '=', spaceId)
-    .where((eb) => eb.or([eb('r.locale', '=', locale), eb('r.locale', 'is', null)]))
-    .where(visibleIn('r', cv))
+  const rows = await redirectsAt(store, spaceId, locale, cv)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
