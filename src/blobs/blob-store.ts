@@ -1,17 +1,37 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomBase62 } from '../lib/ids.js';
 
-/** Private file storage (assets, uploads, derived images). Keys are relative, slash-separated. */
+/**
+ * Private file storage (asset files, form uploads, derived images): the data directory on the embedded default,
+ * an S3-compatible bucket when scaled out (src/blobs/s3-blob-store.ts). Keys are relative, slash-separated, and
+ * checked by `assertBlobKey`. Bytes stream in and out; no implementation holds a whole file in memory.
+ */
 export interface BlobStore {
-  put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Stores the bytes under `key`, replacing what was there, and resolves with the number of bytes written.
+   * All or nothing: when `data` errors (a size limit cut it off, the client went away) the promise rejects with
+   * that error and nothing is left under `key`, not even a part.
+   */
+  put(key: string, data: Readable | Buffer, opts?: { contentType?: string }): Promise<{ size: number }>;
   /** A stream of the bytes, or null when there is no such blob. */
   get(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /** Deletes the blob; deleting a missing one is not an error (sweeps run again after a crash). */
   delete(key: string): Promise<void>;
+  /** Releases connections; the store is not used afterwards. */
+  close(): Promise<void>;
 }
 
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+
+/** Keys are relative paths of safe segments: no `..`, no absolute paths, nothing a directory could escape by. */
+export function assertBlobKey(key: string): void {
+  if (key.length > 512 || !KEY.test(key) || key.split('/').some((s) => s === '.' || s === '..'))
+    throw new Error(`invalid blob key "${key}"`);
+}
 
 /** Blobs as files under one directory; keys are checked so no key can leave it (no traversal). */
 export class LocalDirBlobStore implements BlobStore {
@@ -22,20 +42,32 @@ export class LocalDirBlobStore implements BlobStore {
   }
 
   private pathOf(key: string): string {
-    if (!KEY.test(key) || key.split('/').some((s) => s === '.' || s === '..'))
-      throw new Error(`invalid blob key "${key}"`);
+    assertBlobKey(key);
     const full = resolve(join(this.root, key));
     if (!full.startsWith(this.root + sep)) throw new Error(`invalid blob key "${key}"`);
     return full;
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
+  async put(key: string, data: Readable | Buffer): Promise<{ size: number }> {
     const file = this.pathOf(key);
     await mkdir(dirname(file), { recursive: true });
-    // Write then rename: a reader never sees half a file.
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, data);
-    await rename(tmp, file);
+    // Write then rename: a reader never sees half a file, and a failed write leaves only a temp file we remove.
+    const tmp = `${file}.${randomBase62(8)}.tmp`;
+    let size = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, count, createWriteStream(tmp));
+      await rename(tmp, file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return { size };
   }
 
   async get(key: string): Promise<{ stream: Readable; size: number } | null> {
@@ -52,6 +84,8 @@ export class LocalDirBlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
+
+  async close(): Promise<void> {}
 }
 
 /** A blob key segment from arbitrary text (file names): safe characters only. */

@@ -97,7 +97,7 @@ async function worker(): Promise<number> {
   const config = loadConfig();
   const rt = await openRuntime(config);
   const log = { error: (details: object, message: string) => console.error(message, details) };
-  const runner = createJobRunner({ store: rt.store, config, log });
+  const runner = createJobRunner({ store: rt.store, blobs: rt.blobs, config, log });
   runner.start();
   console.log(`Folio worker ${runner.workerId} is running (store: ${config.store.engine}).`);
   await new Promise<void>((resolveStop) => {

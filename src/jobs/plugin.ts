@@ -17,10 +17,11 @@ declare module 'fastify' {
  */
 export const jobsPlugin = fp(
   async (app: FastifyInstance, opts: { services: AppServices }) => {
-    const { store, config } = opts.services;
+    const { store, blobs, config } = opts.services;
     const runner = config.worker
       ? createJobRunner({
           store,
+          blobs,
           config,
           log: { error: (details, message) => app.log.error(details, message) },
         })

@@ -1,3 +1,4 @@
+import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../server/config.js';
 import type { Store } from '../store/open-store.js';
 import { webhookJobHandlers } from '../webhooks/handlers.js';
@@ -6,6 +7,8 @@ import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from '
 
 export interface WorkerDeps {
   store: Store;
+  /** Sweeps delete upload files with their rows. */
+  blobs: BlobStore;
   config: Config;
   log?: RunnerLog;
 }

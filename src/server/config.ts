@@ -4,6 +4,31 @@ import { resolve } from 'node:path';
 export type StoreConfig =
   { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; schema?: string };
 
+/** Where blobs live (DESIGN.md "two deployment modes"): the data directory, or an S3-compatible bucket. */
+export type BlobsConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      /** S3_ENDPOINT; null: the provider's default endpoint for the region (AWS). */
+      endpoint: string | null;
+      bucket: string;
+      region: string;
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+      /** S3_FORCE_PATH_STYLE: `endpoint/bucket/key` instead of `bucket.endpoint/key` (MinIO, s3rver, Ceph). */
+      forcePathStyle: boolean;
+    };
+
+/** How notification email leaves (spec 4.4 rule 6): SMTP when SMTP_URL is set, else `.eml` files in the data dir. */
+export interface MailConfig {
+  /** SMTP_URL, e.g. `smtps://user:pass@smtp.example.com:465`; null writes `.eml` files to `outboxDir`. */
+  readonly smtpUrl: string | null;
+  /** MAIL_FROM: the sender of every message, e.g. `Folio <forms@example.com>`. */
+  readonly from: string;
+  /** DATA_DIR/outbox-mail: where messages go without SMTP. */
+  readonly outboxDir: string;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -42,6 +67,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Bound on cv staleness when no publish notification arrives (the fallback poll of src/cluster/). */
   readonly cvPollMs: number;
+  readonly blobs: BlobsConfig;
+  readonly mail: MailConfig;
 }
 
 export class ConfigError extends Error {
@@ -106,6 +133,46 @@ function secret(env: Env): string | null {
   return raw;
 }
 
+function blobsConfig(env: Env, dataDir: string): BlobsConfig {
+  const bucket = read(env, 'S3_BUCKET');
+  if (bucket === undefined) return { kind: 'local', dir: resolve(dataDir, 'blobs') };
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new ConfigError(
+      'S3_BUCKET',
+      `must be a bucket name (3–63 lower-case letters, digits, dots, hyphens)`,
+    );
+  const accessKeyId = read(env, 'S3_ACCESS_KEY_ID') ?? null;
+  const secretAccessKey = read(env, 'S3_SECRET_ACCESS_KEY') ?? null;
+  if ((accessKeyId === null) !== (secretAccessKey === null))
+    throw new ConfigError(
+      accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY',
+      'must be set together with its pair (or neither, for the SDK default credentials)',
+    );
+  return {
+    kind: 's3',
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']) ?? null,
+    bucket,
+    region: read(env, 'S3_REGION') ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
+
+/** A mailbox, optionally with a display name: `forms@example.com` or `Folio <forms@example.com>`. */
+const MAILBOX = /^(?:[^<>\r\n]{0,200}<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+function mailConfig(env: Env, dataDir: string, publicUrl: string): MailConfig {
+  const from = read(env, 'MAIL_FROM') ?? `Folio <folio@${new URL(publicUrl).hostname || 'localhost'}>`;
+  if (!MAILBOX.test(from))
+    throw new ConfigError('MAIL_FROM', `must be an address like "Folio <forms@example.com>"`);
+  return {
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']) ?? null,
+    from,
+    outboxDir: resolve(dataDir, 'outbox-mail'),
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Loads, validates and freezes the configuration once; fails fast naming the variable. */
@@ -163,5 +230,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_DELIVERY_PER_MINUTE', 1200, 1, 100_000_000),
     cvPollMs: int(env, 'CV_POLL_MS', 1000, 50, 3_600_000),
+    blobs: Object.freeze(blobsConfig(env, dataDir)),
+    mail: Object.freeze(mailConfig(env, dataDir, publicUrl)),
   });
 }

@@ -130,6 +130,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   submissions: SubmissionsTable;
   form_counters: FormCountersTable;
+  uploads: UploadsTable;
+  notification_sends: NotificationSendsTable;
 }
 
 export interface OutboxTable {
@@ -277,4 +279,34 @@ export interface ListRowsTable {
   n2: number | null;
   n3: number | null;
   n4: number | null;
+}
+
+/** A file uploaded for a form's file field (spec 2.14, 3.3); migration 0008. */
+export interface UploadsTable {
+  id: string;
+  space_id: string;
+  form_key: string;
+  field_key: string;
+  /** The file name as sent, made safe for display (never used as a path). */
+  name: string;
+  size: number;
+  /** The sniffed media type (spec 4.4 rule 5: the file's actual content). */
+  type: string;
+  blob_key: string;
+  created_at: string;
+  /** Unclaimed uploads are deleted after this (spec 3.3: one day). */
+  expires_at: string;
+  /** The submission that claimed it; null while unclaimed. */
+  submission_id: string | null;
+}
+
+/** One message of a submission's notifications per recipient (`id` = the outbox job id); migration 0008. */
+export interface NotificationSendsTable {
+  id: string;
+  space_id: string;
+  submission_id: string;
+  channel: string;
+  state: 'sending' | 'sent';
+  message_id: string | null;
+  updated_at: string;
 }

@@ -7,6 +7,7 @@ import { up0004RedirectsWebhooks } from './0004-redirects-webhooks.js';
 import { up0005Forms } from './0005-forms.js';
 import { up0006CvNotify } from './0006-cv-notify.js';
 import { up0007ListRows } from './0007-list-rows.js';
+import { up0008UploadsNotifications } from './0008-uploads-notifications.js';
 
 type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 
@@ -22,6 +23,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0005-forms', up0005Forms],
   ['0006-cv-notify', up0006CvNotify],
   ['0007-list-rows', up0007ListRows],
+  ['0008-uploads-notifications', up0008UploadsNotifications],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
