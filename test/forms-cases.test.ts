@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { SUBMISSION_CASES, caseDefinition, type SubmissionCase } from '../src/forms/rules/cases.js';
+import { isUploadId } from '../src/forms/rules/index.js';
 import { ENGINES } from './helpers/engines.js';
 import { fixtureDir } from './helpers/fixture.js';
 import { type Encoding, type FormsApp, encode, openFormsApp, putForms } from './helpers/forms.js';
@@ -90,10 +91,46 @@ describe.each(ENGINES)('the submission case table over HTTP on %s', (engine) => 
     return rows.map((r) => t.store.dialect.parseJson(r.values));
   }
 
+  /**
+   * The table's upload ids are syntax only (the rules module cannot know the storage); over HTTP the server also
+   * requires real, unclaimed uploads of that form and field (spec 3.3), so they are made available before each post.
+   */
+  async function offerUploads(c: SubmissionCase, index: number): Promise<void> {
+    const spaceId = spaceOf(c.timeZone);
+    const expiresAt = new Date(new Date(c.now).getTime() + 3_600_000).toISOString();
+    for (const field of caseDefinition(c).fields) {
+      if (field.type !== 'file') continue;
+      const raw = c.input[field.key];
+      const ids = (Array.isArray(raw) ? raw : [raw]).filter(
+        (v): v is string => typeof v === 'string' && isUploadId(v),
+      );
+      for (const id of ids) {
+        await t.store.db.deleteFrom('uploads').where('id', '=', id).execute();
+        await t.store.db
+          .insertInto('uploads')
+          .values({
+            id,
+            space_id: spaceId,
+            form_key: formKey(index),
+            field_key: field.key,
+            name: 'cv.pdf',
+            size: 10,
+            type: 'application/pdf',
+            blob_key: `uploads/${spaceId}/${id}`,
+            created_at: c.now,
+            expires_at: expiresAt,
+            submission_id: null,
+          })
+          .execute();
+      }
+    }
+  }
+
   it.each(indexed.map(({ c, index }) => [c.name, c, index] as const))('%s', async (_name, c, index) => {
     t.clock.current = new Date(c.now);
     const encodings: Encoding[] = c.formData === null ? ['json'] : ['json', 'urlencoded', 'multipart'];
     for (const encoding of encodings) {
+      await offerUploads(c, index);
       const res = await post(c, index, encoding);
       if (c.expect.ok) {
         expect([encoding, res.status, res.body]).toEqual([

@@ -20,6 +20,7 @@ import {
 } from './respond.js';
 import { type SubmitDeps, submitForm } from './submit.js';
 import { TurnstileVerifier } from './turnstile.js';
+import { uploadRoutes } from './upload-routes.js';
 import { VisitorKeys } from './visitor.js';
 
 type Params = { spaceId: string; key: string };
@@ -96,15 +97,25 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     },
   );
 
-  // spec 8: per visitor (submissions and uploads together) and per form; runs after the pipeline's auth.
-  const limit = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<void> => {
-    const { spaceId, key } = request.params;
-    const byVisitor = await limits.visitor(spaceId, visitors.of(request.ip));
-    const outcome = byVisitor.ok ? await limits.form(spaceId, key) : byVisitor;
-    if (outcome.ok) return;
-    reply.header('retry-after', String(outcome.retryAfterSeconds));
-    throw new FolioError('rate_limited', `Too many submissions; retry in ${outcome.retryAfterSeconds} s.`);
-  };
+  // spec 8: per visitor (submissions and uploads together) and, for submissions, per form; runs after the
+  // pipeline's auth.
+  const limitFor =
+    (perForm: boolean) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const { spaceId, key } = request.params as Params;
+      const byVisitor = await limits.visitor(spaceId, visitors.of(request.ip));
+      const outcome = byVisitor.ok && perForm ? await limits.form(spaceId, key) : byVisitor;
+      if (outcome.ok) return;
+      reply.header('retry-after', String(outcome.retryAfterSeconds));
+      throw new FolioError('rate_limited', `Too many requests; retry in ${outcome.retryAfterSeconds} s.`);
+    };
+  const limit = limitFor(true);
+
+  await app.register(uploadRoutes, {
+    deps: { store, blobs: services.blobs, forms, turnstile: deps.turnstile },
+    limit: limitFor(false),
+    clock,
+  });
 
   await app.register(async (scope) => {
     registerSubmissionParsers(scope);

@@ -33,6 +33,8 @@ import {
   isUniqueViolation,
 } from './submissions-repo.js';
 import type { TurnstileVerifier } from './turnstile.js';
+import type { FieldError } from './rules/codes.js';
+import { type FileValue, claimSubmissionUploads, fileValuesOf, uploadProblems } from './uploads/claims.js';
 
 const DAY = 86_400_000;
 /** spec 2.12 / 3.2 / 8. */
@@ -61,7 +63,7 @@ export interface SubmitResult {
   successMessage: string;
 }
 
-interface Context {
+export interface Context {
   space: SpaceRow;
   form: LoadedForm;
   locale: string;
@@ -113,10 +115,17 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     now: req.now,
     timeZone: space.settings.timeZone,
   });
-  if (!result.ok) {
-    throw new FolioError('validation_failed', 'Some fields are not valid.', {
-      details: { fields: { ...result.errors } },
+  if (!result.ok) throw invalidFields(result.errors);
+  // spec 3.3, 4.4: file fields name uploads of this form and field that no submission has claimed yet.
+  const files = fileValuesOf(def.fields, result.values);
+  if (files.length > 0) {
+    const problems = await uploadProblems(deps.store.db, {
+      spaceId: space.id,
+      formKey: def.key,
+      files,
+      now: req.now,
     });
+    if (Object.keys(problems).length > 0) throw invalidFields(problems);
   }
   // Verified after validation, so a typo does not spend the visitor's single-use token.
   if (usesTurnstile(def)) {
@@ -142,16 +151,22 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
       req.now.getTime() + (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY,
     ).toISOString(),
   };
-  await store(deps, ctx, stored);
+  await store(deps, ctx, stored, files);
   return success(ctx);
 }
 
-function usesTurnstile(def: FormDefinition): boolean {
+function invalidFields(errors: Readonly<Record<string, FieldError>>): FolioError {
+  return new FolioError('validation_failed', 'Some fields are not valid.', {
+    details: { fields: { ...errors } },
+  });
+}
+
+export function usesTurnstile(def: FormDefinition): boolean {
   return Boolean(def.settings.turnstileSiteKey) && Boolean(def.settings.turnstileSecret);
 }
 
 /** spec 3.1: 409 when not open; the message is the form's closed message when it has one. */
-async function checkStatus(store: Store, ctx: Context): Promise<void> {
+export async function checkStatus(store: Store, ctx: Context): Promise<void> {
   const settings = ctx.form.definition.settings;
   const max = settings.maxSubmissions ?? null;
   // The count matters only with a capacity; the transaction enforces it again without races.
@@ -201,11 +216,25 @@ function consentWording(ctx: Context, values: Record<string, SubmittedValue>): R
  * One transaction: record, `form.submitted` event and capacity commit together (DESIGN.md "Forms"). The capacity
  * is claimed last, so the counter row's lock is held only for the claim and the commit.
  */
-async function store(deps: SubmitDeps, ctx: Context, record: SubmissionRecord): Promise<void> {
+async function store(
+  deps: SubmitDeps,
+  ctx: Context,
+  record: SubmissionRecord,
+  files: readonly FileValue[],
+): Promise<void> {
   const max = ctx.form.definition.settings.maxSubmissions ?? null;
   try {
     await deps.store.db.transaction().execute(async (tx) => {
       await insertSubmission(tx, record);
+      const lost = await claimSubmissionUploads(tx, {
+        spaceId: record.spaceId,
+        formKey: record.form,
+        files,
+        submissionId: record.id,
+        now: ctx.now,
+      });
+      // Another submission claimed an upload between the check and this transaction.
+      if (Object.keys(lost).length > 0) throw invalidFields(lost);
       await enqueueEvent(tx, record.spaceId, 'form.submitted', {
         form: record.form,
         submissionId: record.id,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { BlobStore } from '../../src/blobs/blob-store.js';
 import { importBundle } from '../../src/bundle/import-bundle.js';
 import { publishForm, upsertAuthoredForm } from '../../src/forms/forms-repo.js';
 import type { FormDefinition } from '../../src/forms/rules/index.js';
@@ -37,7 +38,11 @@ export interface InjectResult {
  * The real app over the fixture space, with config overrides (Turnstile URL, limits, Redis) and a pinned clock.
  * Limits are lifted unless a test sets them.
  */
-export async function openFormsApp(engine: Engine, overrides: Partial<Config> = {}): Promise<FormsApp> {
+export async function openFormsApp(
+  engine: Engine,
+  overrides: Partial<Config> = {},
+  opts: { blobs?: BlobStore } = {},
+): Promise<FormsApp> {
   const env = await openTestEnv(engine);
   const dir = await fixtureDir();
   await importBundle(env.store, env.blobs, fixtureBundle(), { baseDir: dir });
@@ -48,7 +53,8 @@ export async function openFormsApp(engine: Engine, overrides: Partial<Config> = 
     ...overrides,
   };
   const clock = new TestClock();
-  const app = await buildApp({ config, store: env.store, blobs: env.blobs, clock: clock.now });
+  const blobs = opts.blobs ?? env.blobs;
+  const app = await buildApp({ config, store: env.store, blobs, clock: clock.now });
   return {
     ...env,
     config,

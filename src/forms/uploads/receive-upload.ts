@@ -1,0 +1,264 @@
+// POST /forms/<key>/uploads (spec 2.14, 3.3, 4.4 rule 5, 7.3): one file for one file field of a form that uses
+// Turnstile, cut off while streaming at min(10 MB, the field's maxSize), checked against `accept` and against its
+// content, stored privately. No HTTP here: the route turns multipart parts into UploadPart values.
+
+import type { Readable } from 'node:stream';
+import { Transform, pipeline } from 'node:stream';
+import type { BlobStore } from '../../blobs/blob-store.js';
+import { defaultLocale, localeChain } from '../../content/locales.js';
+import { newId } from '../../lib/ids.js';
+import { FolioError, notFound } from '../../server/errors.js';
+import type { Store } from '../../store/open-store.js';
+import { currentSpace } from '../current-space.js';
+import { CONTROL_KEYS } from '../controls.js';
+import { KEY_FORMAT } from '../definition/index.js';
+import type { FormSource } from '../form-source.js';
+import { fieldError, type FieldError } from '../rules/codes.js';
+import type { FormField } from '../rules/index.js';
+import { checkStatus, usesTurnstile } from '../submit.js';
+import type { TurnstileVerifier } from '../turnstile.js';
+import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, acceptsSniffed, sniffFile } from './sniff.js';
+import { completeUpload, deleteUploadRow, insertPendingUpload } from './uploads-repo.js';
+
+/** spec 8: a file is at most 10 MB. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** spec 3.3: an upload no submission uses within one day is deleted. */
+export const UNCLAIMED_UPLOAD_MS = 24 * 60 * 60_000;
+
+export type UploadPart =
+  | { kind: 'field'; name: string; value: string }
+  | { kind: 'file'; name: string; filename: string; mimetype: string; stream: Readable };
+
+export interface UploadDeps {
+  store: Store;
+  blobs: BlobStore;
+  forms: FormSource;
+  turnstile: TurnstileVerifier;
+}
+
+export interface UploadRequest {
+  spaceId: string;
+  formKey: string;
+  /** The multipart parts in order; a file part's stream must be read before the next part comes. */
+  parts: AsyncIterable<UploadPart>;
+  /** Used only for siteverify's `remoteip` (spec 2.13); never stored. */
+  remoteIp: string;
+  now: Date;
+}
+
+/** spec 2.14. */
+export interface UploadResult {
+  id: string;
+  name: string;
+  size: number;
+  type: string;
+}
+
+/** The limit of a field: 10 MB, or its maxSize when smaller (spec 2.10, 8). */
+export function fileLimitOf(field: Pick<FormField, 'maxSize'>): number {
+  return Math.min(MAX_FILE_BYTES, field.maxSize ?? MAX_FILE_BYTES);
+}
+
+const fieldFailure = (key: string, error: FieldError): FolioError =>
+  new FolioError('validation_failed', 'The file is not valid.', { details: { fields: { [key]: error } } });
+
+/**
+ * spec 7.2/7.3: a file over the limit is 413 `too_large`; `details.fields` carries the field code of 7.4
+ * (`file_too_large` with `max`) so renderers show it next to the field as they show 422 field errors.
+ */
+export const tooLarge = (key: string, max: number): FolioError =>
+  new FolioError('too_large', `The file is larger than ${max} bytes.`, {
+    details: { fields: { [key]: fieldError('file_too_large', { max }) } },
+  });
+
+class FileTooLarge extends Error {}
+
+/** Passes bytes through, keeping the first and last bytes for sniffing, and fails the stream past `max`. */
+class Inspect extends Transform {
+  size = 0;
+  private readonly headChunks: Buffer[] = [];
+  private headSize = 0;
+  private tailChunks: Buffer[] = [];
+  private tailSize = 0;
+
+  constructor(private readonly max: number) {
+    super();
+  }
+
+  override _transform(
+    chunk: Buffer,
+    _enc: BufferEncoding,
+    done: (err?: Error | null, data?: Buffer) => void,
+  ) {
+    this.size += chunk.length;
+    if (this.size > this.max) return done(new FileTooLarge());
+    if (this.headSize < SNIFF_HEAD_BYTES) {
+      const part = chunk.subarray(0, SNIFF_HEAD_BYTES - this.headSize);
+      this.headChunks.push(Buffer.from(part));
+      this.headSize += part.length;
+    }
+    this.tailChunks.push(chunk);
+    this.tailSize += chunk.length;
+    // Keep only what the last SNIFF_TAIL_BYTES need: memory per upload stays bounded.
+    while (
+      this.tailChunks.length > 1 &&
+      this.tailSize - (this.tailChunks[0]?.length ?? 0) >= SNIFF_TAIL_BYTES
+    ) {
+      this.tailSize -= this.tailChunks.shift()?.length ?? 0;
+    }
+    done(null, chunk);
+  }
+
+  get head(): Buffer {
+    return Buffer.concat(this.headChunks);
+  }
+
+  get tail(): Buffer {
+    const all = Buffer.concat(this.tailChunks);
+    return all.subarray(Math.max(0, all.length - SNIFF_TAIL_BYTES));
+  }
+}
+
+/** A file name fit for display and a Content-Disposition header: no paths, no control characters, bounded. */
+export function displayName(raw: string): string {
+  // Browsers send `"` in multipart file names as %22 (WHATWG HTML "multipart/form-data encoding algorithm").
+  const base = (raw.split(/[\\/]/).pop() ?? '').replace(/%22/g, '"');
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
+  const clean = base.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, '').trim();
+  return (clean === '' ? 'file' : clean).slice(0, 200);
+}
+
+interface Collected {
+  field: FormField | null;
+  token: string | undefined;
+  stored: {
+    id: string;
+    name: string;
+    size: number;
+    blobKey: string;
+    head: Buffer;
+    tail: Buffer;
+    declared: string;
+  } | null;
+}
+
+export async function receiveUpload(deps: UploadDeps, req: UploadRequest): Promise<UploadResult> {
+  const space = await currentSpace(deps.store, req.spaceId);
+  const form =
+    space && KEY_FORMAT.test(req.formKey) ? await deps.forms.load(space.id, req.formKey, space.cv) : null;
+  if (!space || !form) throw notFound(`Form "${req.formKey}" not found.`);
+  const def = form.definition;
+  // Status first, as for submissions (spec 3.1): a closed form takes no files either.
+  const locale = defaultLocale(space.settings);
+  await checkStatus(deps.store, {
+    space,
+    form,
+    locale,
+    chain: localeChain(space.settings, locale),
+    now: req.now,
+  });
+  // spec 4.4 rule 5: only forms with Turnstile take files (checked before any byte is read).
+  if (!usesTurnstile(def))
+    throw new FolioError('turnstile_required', 'This form does not use Turnstile, so it takes no files.');
+
+  const got: Collected = { field: null, token: undefined, stored: null };
+  try {
+    for await (const part of req.parts) {
+      if (part.kind === 'field') {
+        if (part.name === 'field') got.field = fileField(def.fields, part.value);
+        else if (part.name === CONTROL_KEYS.turnstile) got.token = part.value;
+        continue;
+      }
+      if (part.name !== 'file' || got.stored) {
+        part.stream.resume();
+        continue;
+      }
+      if (!got.field) throw new FolioError('invalid_body', 'Send the "field" part before the "file" part.');
+      got.stored = await store(deps, space.id, def.key, got.field, part, req.now);
+    }
+    if (!got.field) throw new FolioError('invalid_field', 'Name a file field of this form in "field".');
+    const stored = got.stored;
+    if (!stored) throw new FolioError('invalid_body', 'The request has no "file" part.');
+
+    const field = got.field;
+    const sniffed = await sniffFile(stored.head, stored.tail, stored.size, stored.declared);
+    if (!sniffed.ok)
+      throw fieldFailure(field.key, {
+        ...fieldError('invalid_file'),
+        message: `This file is not valid: ${sniffed.reason}.`,
+      });
+    if (!acceptsSniffed(field.accept, sniffed, stored.name))
+      throw fieldFailure(field.key, fieldError('file_type', { accept: (field.accept ?? []).join(', ') }));
+    // Verified last, as for submissions, so a rejected file does not spend the visitor's single-use token.
+    const outcome = await deps.turnstile.verify(def.settings.turnstileSecret ?? '', got.token, req.remoteIp);
+    if (!outcome.ok)
+      throw new FolioError('turnstile_failed', 'The challenge token is missing, used or invalid.');
+    await completeUpload(deps.store.db, stored.id, stored.size, sniffed.type);
+    return { id: stored.id, name: stored.name, size: stored.size, type: sniffed.type };
+  } catch (err) {
+    if (got.stored) await discard(deps, got.stored);
+    throw err;
+  }
+}
+
+/** spec 4.4 "invalid_field": the named field must be a file field of this form. */
+function fileField(fields: readonly FormField[], key: string): FormField {
+  const field = fields.find((f) => f.key === key && f.type === 'file');
+  if (!field)
+    throw new FolioError('invalid_field', `"${key.slice(0, 100)}" is not a file field of this form.`);
+  return field;
+}
+
+async function store(
+  deps: UploadDeps,
+  spaceId: string,
+  formKey: string,
+  field: FormField,
+  part: Extract<UploadPart, { kind: 'file' }>,
+  now: Date,
+): Promise<NonNullable<Collected['stored']>> {
+  const id = newId('fup');
+  const blobKey = `uploads/${spaceId}/${id}`;
+  const name = displayName(part.filename);
+  // The row comes first: if this process dies while the bytes stream in, the row expires and the sweep removes
+  // whatever was written (nothing half-written is left behind for long, and never claimable: type is empty).
+  await insertPendingUpload(deps.store.db, {
+    id,
+    spaceId,
+    formKey,
+    fieldKey: field.key,
+    name,
+    blobKey,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + UNCLAIMED_UPLOAD_MS).toISOString(),
+  });
+  const max = fileLimitOf(field);
+  const inspect = new Inspect(max);
+  try {
+    // pipeline() ties the two: a client that goes away mid-file fails the store's write, and our cut-off stops
+    // reading the part. The store's put reports the error; this callback only keeps it from being unhandled.
+    const source = pipeline(part.stream, inspect, () => {});
+    await deps.blobs.put(blobKey, source, { contentType: 'application/octet-stream' });
+    // The parser cuts a file off at its own limit (just above ours) and ends the stream: never accept a cut file.
+    if ((part.stream as Readable & { truncated?: boolean }).truncated === true) throw new FileTooLarge();
+  } catch (err) {
+    part.stream.destroy();
+    await discard(deps, { id, blobKey });
+    if (err instanceof FileTooLarge) throw tooLarge(field.key, max);
+    throw err;
+  }
+  return {
+    id,
+    name,
+    size: inspect.size,
+    blobKey,
+    head: inspect.head,
+    tail: inspect.tail,
+    declared: part.mimetype,
+  };
+}
+
+async function discard(deps: UploadDeps, stored: { id: string; blobKey: string }): Promise<void> {
+  await deps.blobs.delete(stored.blobKey);
+  await deleteUploadRow(deps.store.db, stored.id);
+}
