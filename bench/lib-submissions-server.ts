@@ -12,9 +12,9 @@ import { importBundle } from '../src/bundle/import-bundle.js';
 import { openRuntime, type Runtime } from '../src/cli/runtime.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
+import { peakRssMb } from './lib-peak-rss.js';
 import { BUNDLE } from './lib-submissions-space.js';
 
-const maxRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
 
 async function listen(
   app: ReturnType<typeof Fastify>,
@@ -31,7 +31,7 @@ async function listen(
       const extra = await onStop();
       const cpu = process.cpuUsage(cpuAtListen);
       const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
-      console.log(JSON.stringify({ maxRssMb: maxRssMb(), cpuMs, ...(extra as object) }));
+      console.log(JSON.stringify({ maxRssMb: peakRssMb(), cpuMs, ...(extra as object) }));
       process.exit(0);
     })();
   });

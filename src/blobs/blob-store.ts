@@ -1,7 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBase62 } from '../lib/ids.js';
 
@@ -53,21 +53,15 @@ export class LocalDirBlobStore implements BlobStore {
     await mkdir(dirname(file), { recursive: true });
     // Write then rename: a reader never sees half a file, and a failed write leaves only a temp file we remove.
     const tmp = `${file}.${randomBase62(8)}.tmp`;
-    let size = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const out = createWriteStream(tmp);
     try {
-      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, count, createWriteStream(tmp));
+      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, out);
       await rename(tmp, file);
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
-    return { size };
+    return { size: out.bytesWritten };
   }
 
   async get(key: string): Promise<{ stream: Readable; size: number } | null> {
