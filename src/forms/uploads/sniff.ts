@@ -33,22 +33,23 @@ const ZIP_BASED = new Set([
 ]);
 
 /** Extensions a detected type answers to (for `accept` entries like `.jpg`). */
-const EXTENSION_ALIASES: Record<string, readonly string[]> = {
-  jpg: ['jpg', 'jpeg', 'jpe'],
-  tif: ['tif', 'tiff'],
-  txt: ['txt', 'text'],
-  md: ['md', 'markdown'],
-  html: ['html', 'htm'],
-};
+const EXTENSION_ALIASES = new Map<string, readonly string[]>([
+  ['jpg', ['jpg', 'jpeg', 'jpe']],
+  ['tif', ['tif', 'tiff']],
+  ['txt', ['txt', 'text']],
+  ['md', ['md', 'markdown']],
+  ['html', ['html', 'htm']],
+]);
 
-const TEXT_TYPES: Record<string, string> = {
-  'text/csv': 'csv',
-  'text/markdown': 'md',
-  'text/plain': 'txt',
-  'text/tab-separated-values': 'tsv',
-  'text/calendar': 'ics',
-  'text/vcard': 'vcf',
-};
+// A Map, not an object literal: the declared type is the visitor's text, and `__proto__` must find nothing.
+const TEXT_TYPES = new Map<string, string>([
+  ['text/csv', 'csv'],
+  ['text/markdown', 'md'],
+  ['text/plain', 'txt'],
+  ['text/tab-separated-values', 'tsv'],
+  ['text/calendar', 'ics'],
+  ['text/vcard', 'vcf'],
+]);
 
 // HTML a browser would render if the file were ever opened inline (the HTML sniffing of the WHATWG MIME
 // sniffing standard looks for these tags at the start).
@@ -73,7 +74,7 @@ function isText(head: Buffer): boolean {
 }
 
 function extensionsOf(ext: string): readonly string[] {
-  return EXTENSION_ALIASES[ext] ?? [ext];
+  return EXTENSION_ALIASES.get(ext) ?? [ext];
 }
 
 /** The end of the file without trailing padding (NUL, whitespace) that some writers add. */
@@ -103,7 +104,7 @@ function textOutcome(head: Buffer, declaredType: string): SniffOutcome {
   if (HTML_START.test(text)) return { ok: true, type: 'text/html', extensions: extensionsOf('html') };
   if (/^\s*<\?xml/i.test(text)) return { ok: true, type: 'application/xml', extensions: ['xml'] };
   const declared = declaredType.toLowerCase().split(';')[0]?.trim() ?? '';
-  const textExt = TEXT_TYPES[declared];
+  const textExt = TEXT_TYPES.get(declared);
   if (textExt !== undefined) return { ok: true, type: declared, extensions: extensionsOf(textExt) };
   return { ok: true, type: 'text/plain', extensions: [...extensionsOf('txt'), 'csv', 'log'] };
 }
