@@ -29,7 +29,12 @@ const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
 
 /** Keys are relative paths of safe segments: no `..`, no absolute paths, nothing a directory could escape by. */
 export function assertBlobKey(key: string): void {
-  if (key.length > 512 || !KEY.test(key) || key.split('/').some((s) => s === '.' || s === '..'))
+  // Segments stay under the 255 bytes a file name may have, with room for the local store's temp suffix.
+  if (
+    key.length > 512 ||
+    !KEY.test(key) ||
+    key.split('/').some((s) => s === '.' || s === '..' || s.length > 200)
+  )
     throw new Error(`invalid blob key "${key}"`);
 }
 

@@ -1,5 +1,5 @@
-import { join } from 'node:path';
-import { LocalDirBlobStore, type BlobStore } from '../blobs/blob-store.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { openBlobStore } from '../blobs/open-blob-store.js';
 import type { Config } from '../server/config.js';
 import { openStore, type Store } from '../store/open-store.js';
 
@@ -13,6 +13,13 @@ export interface Runtime {
 /** Opens what every command shares, from the same env config (so `import` and `serve` see the same data). */
 export async function openRuntime(config: Config): Promise<Runtime> {
   const store = await openStore(config.store, { keepVersions: config.keepVersions });
-  const blobs = new LocalDirBlobStore(join(config.dataDir, 'blobs'));
-  return { config, store, blobs, close: () => store.close() };
+  const blobs = openBlobStore(config.blobs);
+  const close = async (): Promise<void> => {
+    try {
+      await store.close();
+    } finally {
+      await blobs.close();
+    }
+  };
+  return { config, store, blobs, close };
 }
