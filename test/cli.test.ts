@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
+import { openStore } from '../src/store/open-store.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 
 // These tests run the embedded default (SQLite, no Redis) even where CI exports DATABASE_URL and REDIS_URL.
@@ -107,6 +109,66 @@ describe('the folio CLI', () => {
     const exported = await run(['export', 'spc_test', out], { DATA_DIR: dataDir });
     expect(exported.code).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8')).space.id).toBe('spc_test');
+  });
+
+  it('sweeps expired submissions and unused uploads once, for cron (spec 3.2, 3.3)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    const store = await openStore({ engine: 'sqlite', file: join(dataDir, 'folio.sqlite') });
+    const blobs = new LocalDirBlobStore(join(dataDir, 'blobs'));
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const future = new Date(Date.now() + 60 * 60_000).toISOString();
+    await store.db
+      .insertInto('spaces')
+      .values({ id: 'spc_cli', name: 'CLI', settings: '{}', cv: 0, min_cv: 0, created_at: past })
+      .execute();
+    const submission = (id: string, deleteAfter: string) => ({
+      id,
+      space_id: 'spc_cli',
+      form_key: 'contact',
+      folder: 'inbox' as const,
+      values: '{}',
+      page: null,
+      locale: 'en',
+      user_agent: null,
+      consent: '{}',
+      unique_key: null,
+      created_at: past,
+      delete_after: deleteAfter,
+    });
+    await store.db
+      .insertInto('submissions')
+      .values([submission('sub_old', past), submission('sub_new', future)])
+      .execute();
+    const upload = (id: string, submissionId: string | null, expiresAt: string) => ({
+      id,
+      space_id: 'spc_cli',
+      form_key: 'contact',
+      field_key: 'cv',
+      name: 'cv.txt',
+      size: 2,
+      type: 'text/plain',
+      blob_key: `uploads/spc_cli/${id}`,
+      created_at: past,
+      expires_at: expiresAt,
+      submission_id: submissionId,
+    });
+    const uploads = [upload('fup_claimed', 'sub_old', past), upload('fup_unused', null, past)];
+    await store.db.insertInto('uploads').values(uploads).execute();
+    for (const u of uploads) await blobs.put(u.blob_key, Buffer.from('hi'));
+    await store.close();
+
+    const swept = await run(['sweep'], { DATA_DIR: dataDir });
+    expect([swept.code, swept.stdout.trim()]).toEqual([
+      0,
+      'Deleted 1 expired submissions, 1 unused uploads and 2 files.',
+    ]);
+    for (const u of uploads) expect(await blobs.get(u.blob_key)).toBeNull();
+    const again = await run(['sweep'], { DATA_DIR: dataDir });
+    expect([again.code, again.stdout.trim()]).toEqual([
+      0,
+      'Deleted 0 expired submissions, 0 unused uploads and 0 files.',
+    ]);
+    expect((await run(['help'], {})).stdout).toContain('sweep');
   });
 
   it('serves the demo space on an empty data dir and prints tokens and working examples', async () => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Kv, MemoryKv, RedisKv } from '../src/forms/kv.js';
+import { FormLimits } from '../src/forms/rate-limits.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';
 import { ENGINES } from './helpers/engines.js';
@@ -130,5 +131,116 @@ describe('rate limits shared through Redis by two instances', () => {
     expect((await post(t.app, visitor)).statusCode).toBe(200);
     expect((await post(second, visitor)).statusCode).toBe(429);
     expect((await post(second, other)).statusCode).toBe(200);
+  });
+});
+
+/** A shared Kv that can be switched off, counting the calls that reach it. */
+class SwitchableKv implements Kv {
+  down = true;
+  calls = 0;
+  private readonly inner: MemoryKv;
+  constructor(now: () => number) {
+    this.inner = new MemoryKv(now);
+  }
+  async hit(key: string, windowMs: number) {
+    this.calls += 1;
+    if (this.down) throw new Error('connect ECONNREFUSED');
+    return this.inner.hit(key, windowMs);
+  }
+  async setOnce(key: string, ttlMs: number) {
+    return this.inner.setOnce(key, ttlMs);
+  }
+  async close() {
+    await this.inner.close();
+  }
+}
+
+// spec 8: the limits hold while Redis is down; they count per instance until it answers again.
+describe('form limits while Redis is unreachable', () => {
+  const hashKey = Buffer.alloc(32, 7);
+
+  it('count per instance over a RedisKv on a closed port, with one log line', async () => {
+    // Nothing listens on port 1; no reconnection, no offline queue: every command fails at once.
+    const redis = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 200,
+      commandTimeout: 200,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => {});
+    const errors: unknown[] = [];
+    const limits = new FormLimits(new RedisKv(redis), { perVisitor: 3, perForm: 100 }, hashKey, (err) =>
+      errors.push(err),
+    );
+    try {
+      const outcomes = [];
+      for (let i = 0; i < 4; i++) outcomes.push(await limits.visitor('spc_test', 'visitor-1'));
+      expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, false]);
+      const limited = outcomes[3];
+      if (limited?.ok !== false) throw new Error('expected the fourth hit to be limited');
+      expect(limited.limit).toBe(3);
+      expect(limited.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(limited.retryAfterSeconds).toBeLessThanOrEqual(60);
+      expect((await limits.visitor('spc_test', 'visitor-2')).ok).toBe(true);
+      expect((await limits.form('spc_test', 'a')).ok).toBe(true);
+      expect(errors).toHaveLength(1);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('retry Redis once per interval, log at most once a minute, and share counting again when it answers', async () => {
+    let now = 1_000_000;
+    const kv = new SwitchableKv(() => now);
+    const errors: unknown[] = [];
+    const limits = new FormLimits(kv, { perVisitor: 2, perForm: 100 }, hashKey, (err) => errors.push(err), {
+      now: () => now,
+      retryMs: 5_000,
+      logEveryMs: 60_000,
+    });
+    const visit = async () => (await limits.visitor('spc_test', 'v')).ok;
+
+    // The first failure is logged; the requests after it do not wait on Redis.
+    expect([await visit(), await visit(), await visit()]).toEqual([true, true, false]);
+    expect([kv.calls, errors.length]).toEqual([1, 1]);
+    // After retryMs one request tries Redis again: still down, still counted locally, not logged again.
+    now += 5_000;
+    expect(await visit()).toBe(false);
+    expect([kv.calls, errors.length]).toEqual([2, 1]);
+    // A minute later the local window has restarted and the outage is logged again.
+    now += 60_000;
+    expect(await visit()).toBe(true);
+    expect([kv.calls, errors.length]).toEqual([3, 2]);
+    // Redis is back: after retryMs counting is shared again, from Redis's own window.
+    kv.down = false;
+    now += 5_000;
+    expect([await visit(), await visit(), await visit()]).toEqual([true, true, false]);
+    expect([kv.calls, errors.length]).toEqual([6, 2]);
+  });
+
+  describe('through the app with REDIS_URL unreachable', () => {
+    let t: FormsApp;
+    beforeAll(async () => {
+      t = await openFormsApp('sqlite', { rateLimitVisitorPerMinute: 10, redisUrl: 'redis://127.0.0.1:1' });
+      await putForms(t, 'spc_test', [emailForm('a')]);
+    });
+    afterAll(async () => t.close());
+
+    const post = (ip: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/spc_test/forms/a/submissions',
+        payload: JSON.stringify({ email: 'x@example.com' }),
+        remoteAddress: ip,
+        headers: auth,
+      });
+
+    it('still answers 429 on the 11th submission of a visitor', async () => {
+      for (let i = 0; i < 10; i++) expect((await post('198.51.100.20')).statusCode).toBe(200);
+      const limited = await post('198.51.100.20');
+      expect([limited.statusCode, limited.json().error.code]).toEqual([429, 'rate_limited']);
+      expect((await post('198.51.100.21')).statusCode).toBe(200);
+    });
   });
 });

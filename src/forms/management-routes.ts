@@ -5,7 +5,7 @@ import type { AppServices } from '../server/app.js';
 import { invalidQuery, notFound } from '../server/errors.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { getAuthoredForm, listAuthoredForms } from './forms-repo.js';
-import { deleteForm, saveForm } from './management.js';
+import { deleteForm, hasFormOrSubmissions, saveForm } from './management.js';
 import { type Folder, listSubmissions } from './submissions-repo.js';
 
 type Params = { spaceId: string };
@@ -91,7 +91,8 @@ export async function formManagementRoutes(
       if (folder !== 'inbox' && folder !== 'spam')
         throw invalidQuery('Parameter "folder" must be inbox or spam.', 'folder');
       await cvOf(spaceId);
-      if (!(await getAuthoredForm(store, spaceId, key))) throw notFound(`Form "${key}" not found.`);
+      // A deleted form's submissions are listed until their retention ends (spec 3.2).
+      if (!(await hasFormOrSubmissions(store, spaceId, key))) throw notFound(`Form "${key}" not found.`);
       const page = await listSubmissions(store, spaceId, key, {
         folder: folder as Folder,
         limit: parseLimit(single(request.query, 'limit')),

@@ -9,12 +9,14 @@ import { invalid } from '../management/context.js';
 import { validateFormDefinition } from './definition/index.js';
 import {
   deleteAuthoredForm,
+  getAuthoredForm,
   listKeysAt,
   publishForm,
   unpublishForm,
   upsertAuthoredForm,
 } from './forms-repo.js';
 import type { FormDefinition } from './rules/index.js';
+import { listSubmissions } from './submissions-repo.js';
 
 async function spaceOf(store: Store, spaceId: string): Promise<SpaceRow> {
   const space = await getSpace(store, spaceId);
@@ -78,7 +80,11 @@ export async function saveForm(
   return { form, cv, created: result };
 }
 
-/** Deletes a form (a publish: entries' form fields then deliver `definition: null`). Submissions stay. */
+/**
+ * Deletes a form (a publish: entries' form fields then deliver `definition: null`). Its submissions, their
+ * uploads and its capacity counter stay: each submission keeps its own `delete_after` (spec 3.2) and is listed
+ * and swept like any other (src/forms/retention).
+ */
 export async function deleteForm(store: Store, spaceId: string, key: string): Promise<{ cv: number }> {
   const space = await spaceOf(store, spaceId);
   const { cv } = await withPublish(store, space.id, async (tx, cv) => {
@@ -86,4 +92,17 @@ export async function deleteForm(store: Store, spaceId: string, key: string): Pr
     await unpublishForm(tx, space.id, key, cv);
   });
   return { cv };
+}
+
+/**
+ * What `GET …/forms/<key>/submissions` answers 404 for: neither an authored form nor any stored submission under
+ * the key. A deleted form's submissions stay reachable until their retention ends (spec 3.2).
+ */
+export async function hasFormOrSubmissions(store: Store, spaceId: string, key: string): Promise<boolean> {
+  if (await getAuthoredForm(store, spaceId, key)) return true;
+  for (const folder of ['inbox', 'spam'] as const) {
+    const page = await listSubmissions(store, spaceId, key, { folder, limit: 1, after: null });
+    if (page.items.length > 0) return true;
+  }
+  return false;
 }

@@ -34,7 +34,7 @@ function header(request: FastifyRequest, name: 'referer' | 'user-agent'): string
 function openKv(services: AppServices, app: FastifyInstance): Kv {
   const url = services.config.redisUrl;
   if (url === null) return new MemoryKv();
-  // Short timeouts: a slow Redis must not hold submissions (limits fail open, Turnstile fails closed).
+  // Short timeouts: a slow Redis must not hold submissions (limits count per instance, Turnstile fails closed).
   const redis = new Redis(url, {
     maxRetriesPerRequest: 1,
     connectTimeout: 1000,
@@ -63,7 +63,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     kv,
     { perVisitor: config.rateLimitVisitorPerMinute, perForm: config.rateLimitFormPerMinute },
     deriveKey(masterKey, 'form-limits'),
-    warn('rate limit store unavailable, limits skipped'),
+    warn('rate limit store unavailable, counting per instance'),
   );
   const deps: SubmitDeps = {
     store,

@@ -19,12 +19,15 @@ export const jobsPlugin = fp(
   async (app: FastifyInstance, opts: { services: AppServices }) => {
     const { store, blobs, config } = opts.services;
     const runner = config.worker
-      ? createJobRunner({
-          store,
-          blobs,
-          config,
-          log: { error: (details, message) => app.log.error(details, message) },
-        })
+      ? createJobRunner(
+          {
+            store,
+            blobs,
+            config,
+            log: { error: (details, message) => app.log.error(details, message) },
+          },
+          opts.services.clock ? { clock: opts.services.clock } : {},
+        )
       : null;
     app.decorate('jobs', runner);
     app.addHook('onReady', async () => runner?.start());

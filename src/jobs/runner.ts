@@ -31,6 +31,8 @@ export interface RunnerOptions {
   keepDoneMs?: number;
   /** Housekeeping of the domains, run about hourly beside the deletion of finished jobs. */
   sweeps?: readonly ((now: Date) => Promise<unknown>)[];
+  /** The time the sweeps judge expiry by: the app's clock (tests pin it), default the system clock. */
+  clock?: () => Date;
   log?: RunnerLog;
 }
 
@@ -160,6 +162,7 @@ export class JobRunner {
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
     await deleteDoneJobs(this.store, new Date(now - this.keepDoneMs));
-    for (const sweep of this.options.sweeps ?? []) await sweep(new Date(now));
+    const at = this.options.clock?.() ?? new Date(now);
+    for (const sweep of this.options.sweeps ?? []) await sweep(at);
   }
 }

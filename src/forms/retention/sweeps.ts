@@ -1,0 +1,137 @@
+// Retention (spec 3.2, 3.3, 8): expired submissions go with their notes and files, unclaimed uploads after one
+// day. Run about hourly by the job runner (src/jobs/worker.ts) and once by `folio sweep` (for cron).
+
+import type { BlobStore } from '../../blobs/blob-store.js';
+import type { Store } from '../../store/open-store.js';
+import {
+  type ExpiredSubmission,
+  deleteSubmissions,
+  deleteUnclaimedUploads,
+  filesOfSubmissions,
+  inSweepTransaction,
+  lockExpiredSubmissions,
+  lockUnclaimedUploads,
+  releaseCapacity,
+} from './retention-repo.js';
+
+/** What a sweep deleted. */
+export interface SweepCounts {
+  /** Submissions past their `delete_after` (inbox and spam). */
+  submissions: number;
+  /** Uploads no submission claimed within a day (spec 3.3); a deleted submission's uploads are not counted here. */
+  uploads: number;
+  /** Files deleted from the blob store: those of the deleted submissions and of the unclaimed uploads. */
+  files: number;
+}
+
+export interface SweepOptions {
+  /** Rows per transaction (default 200): short transactions, bounded memory, locks held briefly. */
+  batchSize?: number;
+}
+
+export const DEFAULT_SWEEP_BATCH = 200;
+
+/** Blob deletions in flight at once: a batch on S3 takes a few round trips, not 200. */
+const PARALLEL_DELETES = 8;
+
+/**
+ * Deletes submissions whose `delete_after` has passed at `now` (spec 3.2: `retentionDays` for the inbox, 30 days
+ * for spam), with their uploads, notification records and notes, and gives their capacity back (spec 3.1).
+ *
+ * Each batch is one transaction: lock the batch (other sweepers skip it), lower the counters, delete the files,
+ * delete the rows, commit. Files go before the rows commit, so a crash in between leaves rows whose files are
+ * gone, and the next run deletes them again (deleting a missing blob is no error): idempotent, nothing orphaned.
+ */
+export async function sweepExpiredSubmissions(
+  store: Store,
+  blobs: BlobStore,
+  now: Date,
+  opts: SweepOptions = {},
+): Promise<SweepCounts> {
+  const limit = opts.batchSize ?? DEFAULT_SWEEP_BATCH;
+  const total: SweepCounts = { submissions: 0, uploads: 0, files: 0 };
+  for (;;) {
+    const batch = await inSweepTransaction(store, async (s) => {
+      const expired = await lockExpiredSubmissions(s, now.toISOString(), limit);
+      if (expired.length === 0) return null;
+      const ids = expired.map((e) => e.id);
+      const files = await filesOfSubmissions(s, ids);
+      await releaseCapacity(s, inboxCounts(expired));
+      await deleteBlobs(
+        blobs,
+        files.map((f) => f.blobKey),
+      );
+      return { submissions: await deleteSubmissions(s, ids), files: files.length };
+    });
+    // Until a batch finds nothing: rows another sweeper holds are its to delete.
+    if (batch === null) return total;
+    total.submissions += batch.submissions;
+    total.files += batch.files;
+  }
+}
+
+/** Deletes uploads no submission claimed before they expired (spec 3.3: one day): file first, then row. */
+export async function sweepUnclaimedUploads(
+  store: Store,
+  blobs: BlobStore,
+  now: Date,
+  opts: SweepOptions = {},
+): Promise<SweepCounts> {
+  const limit = opts.batchSize ?? DEFAULT_SWEEP_BATCH;
+  const total: SweepCounts = { submissions: 0, uploads: 0, files: 0 };
+  for (;;) {
+    const batch = await inSweepTransaction(store, async (s) => {
+      const expired = await lockUnclaimedUploads(s, now.toISOString(), limit);
+      if (expired.length === 0) return null;
+      await deleteBlobs(
+        blobs,
+        expired.map((f) => f.blobKey),
+      );
+      const uploads = await deleteUnclaimedUploads(
+        s,
+        expired.map((f) => f.id),
+      );
+      return { uploads, files: expired.length };
+    });
+    if (batch === null) return total;
+    total.uploads += batch.uploads;
+    total.files += batch.files;
+  }
+}
+
+/** Both sweeps, as the job runner and `folio sweep` run them. */
+export async function sweepRetention(
+  store: Store,
+  blobs: BlobStore,
+  now: Date,
+  opts: SweepOptions = {},
+): Promise<SweepCounts> {
+  const submissions = await sweepExpiredSubmissions(store, blobs, now, opts);
+  const uploads = await sweepUnclaimedUploads(store, blobs, now, opts);
+  return {
+    submissions: submissions.submissions,
+    uploads: uploads.uploads,
+    files: submissions.files + uploads.files,
+  };
+}
+
+/** Deleted inbox submissions per form: the capacity they held (spam never counted). */
+function inboxCounts(
+  expired: readonly ExpiredSubmission[],
+): { spaceId: string; formKey: string; count: number }[] {
+  const byForm = new Map<string, { spaceId: string; formKey: string; count: number }>();
+  for (const e of expired) {
+    if (e.folder !== 'inbox') continue;
+    const key = `${e.spaceId}\n${e.formKey}`;
+    const entry = byForm.get(key) ?? { spaceId: e.spaceId, formKey: e.formKey, count: 0 };
+    entry.count += 1;
+    byForm.set(key, entry);
+  }
+  return [...byForm.values()];
+}
+
+async function deleteBlobs(blobs: BlobStore, keys: readonly string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += PARALLEL_DELETES) {
+    await Promise.all(keys.slice(i, i + PARALLEL_DELETES).map((key) => blobs.delete(key)));
+  }
+}
