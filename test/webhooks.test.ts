@@ -31,7 +31,10 @@ describe.each(ENGINES)('webhooks on %s (spec 6, Standard Webhooks)', (engine) =>
 
   beforeAll(async () => {
     t = await openManagementApp(engine, { worker: false, webhookAllowPrivate: true });
-    runner = createJobRunner({ store: t.store, blobs: t.blobs, config: t.config }, { pollMs: 20, retry: FAST_RETRY });
+    runner = createJobRunner(
+      { store: t.store, blobs: t.blobs, config: t.config },
+      { pollMs: 20, retry: FAST_RETRY },
+    );
     runner.start();
   });
   afterAll(async () => {

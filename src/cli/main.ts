@@ -13,6 +13,8 @@ import { insertToken, type TokenKind } from '../store/tokens-repo.js';
 import { demoBanner, ensureDemo } from './demo.js';
 import { createJobRunner } from '../jobs/worker.js';
 import { openRuntime } from './runtime.js';
+import { describeMailTransport } from '../notify/mailer.js';
+import { sweepRetention } from '../forms/retention/sweeps.js';
 
 const USAGE = `Usage: folio <command>
 
@@ -21,6 +23,7 @@ const USAGE = `Usage: folio <command>
   export <spaceId> <dir>                  write <dir>/bundle.json and the asset files
   migrate                                 bring the store's schema up to date
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
+  sweep                                   delete expired submissions and unused uploads once (for cron)
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
 
 Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, LOG_LEVEL, PUBLIC_URL, …
@@ -35,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
         return await serve();
       case 'worker':
         return await worker();
+      case 'sweep':
+        return await sweepCommand();
       case 'import':
         return await importCommand(rest);
       case 'export':
@@ -79,6 +84,8 @@ async function serve(): Promise<number> {
     : `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   if (demo) console.log(demoBanner(base, demo));
   else console.log(`Folio is serving ${base} (store: ${config.store.engine}).`);
+  // spec 4.4 rule 6: say where notification email goes, so a missing SMTP_URL is noticed at once.
+  console.log(`Mail: ${describeMailTransport(config.mail)}.`);
   return new Promise<number>((resolveExit) => {
     const stop = (signal: string) => {
       app.log.info({ signal }, 'shutting down');
@@ -107,6 +114,20 @@ async function worker(): Promise<number> {
   await runner.stop();
   await rt.close();
   return 0;
+}
+
+/** `folio sweep`: the retention sweeps once (spec 3.2, 3.3), the job runner's hourly run made explicit. */
+async function sweepCommand(): Promise<number> {
+  const rt = await openRuntime(loadConfig());
+  try {
+    const n = await sweepRetention(rt.store, rt.blobs, new Date());
+    console.log(
+      `Deleted ${n.submissions} expired submissions, ${n.uploads} unused uploads and ${n.files} files.`,
+    );
+    return 0;
+  } finally {
+    await rt.close();
+  }
 }
 
 async function importCommand(args: string[]): Promise<number> {

@@ -4,6 +4,8 @@
 
 import { defaultLocale, localeChain } from '../content/locales.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
+import { jobsEnqueued } from '../jobs/wakeup.js';
+import { enqueueNotifications } from '../notify/enqueue.js';
 import { newId } from '../lib/ids.js';
 import { FolioError, notFound } from '../server/errors.js';
 import type { Store } from '../store/open-store.js';
@@ -244,10 +246,21 @@ async function store(
         submittedAt: record.createdAt,
         cv: ctx.space.cv,
       });
+      // spec 3.2, 4.4 rule 6: owner emails, chat post and confirmation commit with the submission.
+      await enqueueNotifications(tx, {
+        spaceId: record.spaceId,
+        submissionId: record.id,
+        form: ctx.form.definition,
+        values: record.values,
+        locale: record.locale,
+        cv: ctx.space.cv,
+      });
       if (max !== null && !(await claimCapacity(tx, record.spaceId, record.form, max))) {
         throw new FolioError('form_full', closedMessage(ctx) ?? STATUS_MESSAGES.form_full);
       }
     });
+    // Committed: the in-process runner sends the event and notifications now, not at its next poll.
+    jobsEnqueued(deps.store);
   } catch (err) {
     if (isUniqueViolation(err)) {
       throw new FolioError('already_submitted', 'This address has already been used to submit this form.');

@@ -1,6 +1,8 @@
 import type { BlobStore } from '../blobs/blob-store.js';
+import { sweepRetention } from '../forms/retention/sweeps.js';
 import type { Config } from '../server/config.js';
 import type { Store } from '../store/open-store.js';
+import { notifyJobHandlers } from '../notify/handlers.js';
 import { webhookJobHandlers } from '../webhooks/handlers.js';
 import { deleteDeliveriesBefore } from '../webhooks/webhooks-repo.js';
 import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from './runner.js';
@@ -20,6 +22,7 @@ export interface WorkerDeps {
 export function buildJobHandlers(deps: WorkerDeps): Map<string, JobHandler> {
   return new Map<string, JobHandler>([
     ...webhookJobHandlers({ store: deps.store, allowPrivate: deps.config.webhookAllowPrivate }),
+    ...notifyJobHandlers({ store: deps.store, config: deps.config }),
   ]);
 }
 
@@ -30,7 +33,11 @@ const KEEP_DELIVERIES_MS = 30 * 24 * 60 * 60_000;
 export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions> = {}): JobRunner {
   return new JobRunner(deps.store, {
     handlers: buildJobHandlers(deps),
-    sweeps: [(now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS))],
+    sweeps: [
+      (now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS)),
+      // spec 3.2, 3.3: expired submissions and unclaimed uploads, with their files.
+      (now) => sweepRetention(deps.store, deps.blobs, now),
+    ],
     ...(deps.log ? { log: deps.log } : {}),
     ...options,
   });

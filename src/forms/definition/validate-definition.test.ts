@@ -85,6 +85,19 @@ describe('validateFormDefinition: valid definitions', () => {
     if (result.ok) expect(result.form).not.toBe(full);
   });
 
+  it('accepts notify and rules naming more than 20 in all: the cap of 20 is per submission (spec 8)', () => {
+    const when = { match: 'all' as const, rules: [{ field: 'name', op: 'filled' as const }] };
+    const def = form([name, email], {
+      notify: many(10, 'n'),
+      notifyRules: [
+        { when, to: many(20, 'r') },
+        { when, to: many(20, 's') },
+      ],
+    });
+    const result = validateFormDefinition(def, opts);
+    if (!result.ok) throw new Error(formatDefinitionErrors(result.errors));
+  });
+
   it.each(SUBMISSION_CASES.map((c) => [c.name, c] as const))(
     'case table definition is valid: %s',
     (_n, c) => {
@@ -577,13 +590,13 @@ const REJECTIONS: [string, Mutation, string, string][] = [
     'unknown field',
   ],
   [
-    'more than 20 routed recipients',
+    // spec 8: at most 20 routed recipients per submission, so one rule can never name more.
+    'a rule naming more than 20 addresses',
     withSettings({
-      notify: many(10, 'n'),
-      notifyRules: [{ when: { match: 'all', rules: [{ field: 'name', op: 'filled' }] }, to: many(11, 'r') }],
+      notifyRules: [{ when: { match: 'all', rules: [{ field: 'name', op: 'filled' }] }, to: many(21, 'r') }],
     }),
-    'settings.notifyRules',
-    'name 21 recipients; at most 20',
+    'settings.notifyRules[0].to',
+    'at most 20 addresses',
   ],
   [
     'uniqueField not an email field',
