@@ -15,7 +15,6 @@ import { loadConfig } from '../src/server/config.js';
 import { peakRssMb } from './lib-peak-rss.js';
 import { BUNDLE } from './lib-submissions-space.js';
 
-
 async function listen(
   app: ReturnType<typeof Fastify>,
   info: Record<string, unknown>,

@@ -1,4 +1,4 @@
-/** The space `npm run bench -- submissions` loads: one public token and one contact form. */
+/** The space `npm run bench -- submissions` loads: one public token and one contact form that notifies. */
 export const BENCH_TOKEN = 'folio_pub_BenchSubmissionsToken0000001';
 export const BENCH_SPACE = 'spc_bench';
 
@@ -16,7 +16,19 @@ export const BUNDLE = {
         { key: 'message', type: 'textarea', label: 'Message', maxLength: 2000 },
         { key: 'consent', type: 'consent', label: 'I agree.' },
       ],
-      settings: { successMessage: { en: 'Thanks!' } },
+      // Notifications on (issue 10): every accepted submission enqueues two owner emails, a routed one and a chat
+      // post in its transaction; sending is the job runner's, off the request path.
+      settings: {
+        successMessage: { en: 'Thanks!' },
+        notify: ['owner@example.com', 'sales@example.com'],
+        notifyRules: [
+          {
+            when: { match: 'all', rules: [{ field: 'consent', op: 'equals', value: true }] },
+            to: ['crm@example.com'],
+          },
+        ],
+        chatWebhookUrl: 'https://hooks.example.com/services/T000/B000/XXXX',
+      },
     },
   ],
 };

@@ -3,7 +3,8 @@
  * ≥ 1,500/s on SQLite), on SQLite and PostgreSQL, against bare Fastify parsing the same JSON body and answering
  * `{ ok: true }` (the baseline, measured in the same run). autocannon runs in this process; each server runs in a
  * child process, which reports its peak RSS and the number of submissions it stored. Rate limits are lifted by
- * config; every accepted submission is validated, stored and enqueues its `form.submitted` event.
+ * config; every accepted submission is validated, stored and enqueues its `form.submitted` event and its
+ * notifications (three emails and a chat post; the job runner is off, so the figure is the request path alone).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -15,27 +15,40 @@ export interface NewJob {
 
 /** Writes a job in the caller's transaction: it exists exactly when the change that caused it commits. */
 export async function enqueueJob(db: Queryable, job: NewJob): Promise<string> {
+  const [id] = await enqueueJobs(db, [job]);
+  return id ?? '';
+}
+
+/**
+ * Writes several jobs in one statement (a submission's notifications: one row each, one round trip). Jobs with
+ * `ignoreDuplicate` and without are written by separate statements, since the conflict clause is per statement.
+ */
+export async function enqueueJobs(db: Queryable, jobs: readonly NewJob[]): Promise<string[]> {
   const now = new Date().toISOString();
-  const id = job.id ?? newId('evt');
-  await db
-    .insertInto('outbox')
-    .values({
-      id,
-      space_id: job.spaceId,
-      kind: job.kind,
-      payload: JSON.stringify(job.payload),
-      status: 'pending',
-      attempts: 0,
-      run_at: (job.runAt ?? new Date()).toISOString(),
-      locked_until: null,
-      locked_by: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .$call((q) => (job.ignoreDuplicate ? q.onConflict((oc) => oc.column('id').doNothing()) : q))
-    .execute();
-  return id;
+  const rows = jobs.map((job) => ({
+    id: job.id ?? newId('evt'),
+    space_id: job.spaceId,
+    kind: job.kind,
+    payload: JSON.stringify(job.payload),
+    status: 'pending' as const,
+    attempts: 0,
+    run_at: job.runAt?.toISOString() ?? now,
+    locked_until: null,
+    locked_by: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  }));
+  for (const ignoreDuplicate of [false, true]) {
+    const group = rows.filter((_, i) => Boolean(jobs[i]?.ignoreDuplicate) === ignoreDuplicate);
+    if (group.length === 0) continue;
+    await db
+      .insertInto('outbox')
+      .values(group)
+      .$call((q) => (ignoreDuplicate ? q.onConflict((oc) => oc.column('id').doNothing()) : q))
+      .execute();
+  }
+  return rows.map((r) => r.id);
 }
 
 /** The webhook-visible events of spec 6 (and the ones Folio adds). */
