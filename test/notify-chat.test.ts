@@ -173,6 +173,15 @@ describe.each(ENGINES)('chat notifications and form.submitted on %s (spec 3.2, 4
     expect(sent).toEqual({ channel: 'chat', state: 'sent' });
   });
 
+  it('gives up at once on a chat webhook that answers 410 Gone (revoked)', async () => {
+    chat.answer = () => 410;
+    await putForms(t, 'spc_test', [chatForm('revoked', chat.url)]);
+    const sub = await submitted('revoked', VALID_CONTACT);
+    await drain(runner());
+    expect(chat.received.map((r) => r.status)).toEqual([410]);
+    expect(await jobRow(`${sub}.chat`)).toMatchObject({ status: 'dead', attempts: 1 });
+  });
+
   it('gives up at once on a chat target the SSRF guard forbids', async () => {
     await putForms(t, 'spc_test', [chatForm('guarded', chat.url)]);
     const sub = await submitted('guarded', VALID_CONTACT);

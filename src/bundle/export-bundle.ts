@@ -1,3 +1,5 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BlobStore, safeSegment } from '../blobs/blob-store.js';
@@ -103,9 +105,8 @@ export async function exportBundleToDir(
   for (const [file, key] of files) {
     const blob = await blobs.get(key);
     if (!blob) throw new Error(`asset file ${key} is missing from blob storage`);
-    const chunks: Buffer[] = [];
-    for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
-    await writeFile(join(dir, file), Buffer.concat(chunks));
+    // Streamed: an asset is never held whole in memory (blob stores stream both ways).
+    await pipeline(blob.stream, createWriteStream(join(dir, file)));
   }
   const out = join(dir, 'bundle.json');
   await writeFile(out, `${JSON.stringify(bundle, null, 2)}\n`);

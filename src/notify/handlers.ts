@@ -125,6 +125,8 @@ function chatHandler(deps: NotifyDeps): JobHandler {
       );
       if (res.status !== null && res.status >= 200 && res.status < 300) return;
       if (res.forbidden) throw new PermanentJobError(res.error ?? 'the chat webhook target is not allowed');
+      // 410 Gone: the incoming webhook was revoked or its channel archived (as for webhooks, retrying cannot help).
+      if (res.status === 410) throw new PermanentJobError('the chat webhook answered 410 Gone');
       throw new Error(res.error ?? `the chat webhook answered ${res.status}`);
     });
   };
