@@ -6,11 +6,12 @@
  * config; every accepted submission is validated, stored and enqueues its `form.submitted` event and its
  * notifications (three emails and a chat post; the job runner is off, so the figure is the request path alone).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
 import { BENCH_SPACE, BENCH_TOKEN } from './lib-submissions-space.js';
 import { dropSchema } from '../test/helpers/engines.js';
 
@@ -42,48 +43,7 @@ const BODY = JSON.stringify({
   consent: true,
 });
 
-interface Child {
-  child: ChildProcess;
-  /** The first line the server printed: `{ port, … }`. */
-  info: { port: number };
-  next(): Promise<Record<string, unknown>>;
-}
-
-function start(args: string[], env: Record<string, string> = {}): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  const lines: string[] = [];
-  const waiters: ((line: string) => void)[] = [];
-  let buffer = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    buffer += d.toString();
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      const waiter = waiters.shift();
-      if (waiter) waiter(line);
-      else lines.push(line);
-    }
-  });
-  const next = () =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const line = lines.shift();
-      if (line !== undefined) return resolve(JSON.parse(line) as Record<string, unknown>);
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-      waiters.push((l) => resolve(JSON.parse(l) as Record<string, unknown>));
-    });
-  return next().then((info) => ({ child, info: info as { port: number }, next }));
-}
-
-async function stop(c: Child): Promise<Record<string, unknown>> {
-  const report = c.next();
-  c.child.kill('SIGTERM');
-  return report;
-}
-
-async function run(name: string, server: Child, seconds: number): Promise<number> {
+async function run(name: string, server: ServerChild, seconds: number): Promise<number> {
   const url = `http://127.0.0.1:${server.info.port}/v1/${BENCH_SPACE}/forms/contact/submissions`;
   const options = {
     url,
@@ -94,7 +54,7 @@ async function run(name: string, server: Child, seconds: number): Promise<number
   };
   const warm = await autocannon({ ...options, duration: 2 }); // JIT, caches, pools
   const r = await autocannon({ ...options, duration: seconds });
-  const report = await stop(server);
+  const report = await stopServerChild(server);
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const perSecond = r['2xx'] / seconds;
   const answered = warm['2xx'] + r['2xx'];
@@ -115,7 +75,7 @@ export default async function bench(args: string[]): Promise<void> {
   const schema = `bench_${Date.now().toString(36)}`;
   const children: ChildProcess[] = [];
   const started = async (args: string[], env?: Record<string, string>) => {
-    const c = await start(args, env);
+    const c = await startServerChild(SERVER, args, env);
     children.push(c.child);
     return c;
   };

@@ -5,48 +5,16 @@
  * run). Folio runs on SQLite with local blobs: every upload is streamed through the size limit and the sniffer to
  * the data directory, and its row is written.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
 import { UPLOADS_SPACE, UPLOADS_TOKEN } from './lib-uploads-space.js';
 
 const SERVER = join(import.meta.dirname, 'lib-uploads-server.ts');
 const PARALLEL = 100;
 const FILE_BYTES = 5 * 1024 * 1024;
-
-interface Child {
-  child: ChildProcess;
-  port: number;
-  next(): Promise<Record<string, unknown>>;
-}
-
-function start(mode: string, dir: string): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode, dir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines: string[] = [];
-  const waiters: ((line: string) => void)[] = [];
-  let buffer = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    buffer += d.toString();
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      const waiter = waiters.shift();
-      if (waiter) waiter(line);
-      else lines.push(line);
-    }
-  });
-  const next = () =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const line = lines.shift();
-      if (line !== undefined) return resolve(JSON.parse(line) as Record<string, unknown>);
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-      waiters.push((l) => resolve(JSON.parse(l) as Record<string, unknown>));
-    });
-  return next().then((info) => ({ child, port: Number(info.port), next }));
-}
 
 /** One multipart body (field, token, a 5 MB PDF), built once and sent by every request. */
 async function body(): Promise<{ payload: Buffer; contentType: string }> {
@@ -64,9 +32,9 @@ async function body(): Promise<{ payload: Buffer; contentType: string }> {
   };
 }
 
-async function run(name: string, server: Child, rounds: number): Promise<number> {
+async function run(name: string, server: ServerChild, rounds: number): Promise<number> {
   const { payload, contentType } = await body();
-  const url = `http://127.0.0.1:${server.port}/v1/${UPLOADS_SPACE}/forms/apply/uploads`;
+  const url = `http://127.0.0.1:${server.info.port}/v1/${UPLOADS_SPACE}/forms/apply/uploads`;
   const headers = { 'content-type': contentType, authorization: `Bearer ${UPLOADS_TOKEN}` };
   const one = async () => {
     const res = await fetch(url, { method: 'POST', body: payload, headers });
@@ -77,11 +45,7 @@ async function run(name: string, server: Child, rounds: number): Promise<number>
   const started = performance.now();
   for (let r = 0; r < rounds; r++) await Promise.all(Array.from({ length: PARALLEL }, one));
   const seconds = (performance.now() - started) / 1000;
-  const report = await (async () => {
-    const next = server.next();
-    server.child.kill('SIGTERM');
-    return next;
-  })();
+  const report = await stopServerChild(server);
   const uploads = rounds * PARALLEL;
   const mbPerSecond = (uploads * FILE_BYTES) / (1024 * 1024) / seconds;
   console.log(
@@ -97,10 +61,10 @@ export default async function bench(args: string[]): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     console.log(`${PARALLEL} parallel uploads of ${FILE_BYTES / 1024 / 1024} MB, ${rounds} rounds`);
-    const bare = await start('bare', join(dir, 'bare'));
+    const bare = await startServerChild(SERVER, ['bare', join(dir, 'bare')]);
     children.push(bare.child);
     const baseline = await run('bare Fastify (baseline)', bare, rounds);
-    const folio = await start('folio', join(dir, 'folio'));
+    const folio = await startServerChild(SERVER, ['folio', join(dir, 'folio')]);
     children.push(folio.child);
     const onFolio = await run('Folio (SQLite, local blobs)', folio, rounds);
     console.log(`Folio ${((onFolio / baseline) * 100).toFixed(1)}% of the baseline's MB/s`);

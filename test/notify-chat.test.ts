@@ -9,6 +9,7 @@ import { TOKENS } from './helpers/fixture.js';
 import { CONTACT_FIELDS, VALID_CONTACT } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 import { verifyStandardWebhook, WebhookReceiver } from './helpers/webhook-receiver.js';
+import { drainJobs, submittedId } from './helpers/jobs.js';
 
 const FAST_RETRY = { maxAttempts: 4, delayMs: () => 30 };
 const chatForm = (key: string, url: string): FormDefinition => ({
@@ -54,33 +55,10 @@ describe.each(ENGINES)('chat notifications and form.submitted on %s (spec 3.2, 4
     return r;
   }
 
-  async function drain(r: JobRunner, timeoutMs = 15_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      await r.runOnce();
-      const pending = await t.store.db
-        .selectFrom('outbox')
-        .select('id')
-        .where('status', '=', 'pending')
-        .execute();
-      if (pending.length === 0) return;
-      if (Date.now() > until) throw new Error(`jobs still pending: ${pending.map((p) => p.id).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const drain = (r: JobRunner, timeoutMs?: number): Promise<void> => drainJobs(t.store, r, timeoutMs);
 
-  async function submitted(key: string, values: Record<string, unknown>): Promise<string> {
-    const res = await submit(key, values);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const row = await t.store.db
-      .selectFrom('submissions')
-      .select('id')
-      .where('form_key', '=', key)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const submitted = (key: string, values: Record<string, unknown>): Promise<string> =>
+    submittedId(t.store, submit, key, values);
 
   const jobRow = (id: string) =>
     t.store.db

@@ -10,6 +10,7 @@ import { ENGINES } from './helpers/engines.js';
 import { VALID_CONTACT, emailForm } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 import { SmtpTestServer } from './helpers/smtp.js';
+import { drainJobs } from './helpers/jobs.js';
 
 const FAST_RETRY = { maxAttempts: 4, delayMs: () => 30 };
 
@@ -45,20 +46,7 @@ describe.each(ENGINES)('notification delivery on %s: retries and at-most-once', 
     return r;
   }
 
-  async function drain(r: JobRunner, timeoutMs = 15_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      await r.runOnce();
-      const pending = await t.store.db
-        .selectFrom('outbox')
-        .select('id')
-        .where('status', '=', 'pending')
-        .execute();
-      if (pending.length === 0) return;
-      if (Date.now() > until) throw new Error(`jobs still pending: ${pending.map((p) => p.id).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const drain = (r: JobRunner, timeoutMs?: number): Promise<void> => drainJobs(t.store, r, timeoutMs);
 
   /** Submits and returns the submission's one `notify.email` job id. */
   async function submitted(key: string): Promise<{ sub: string; job: string }> {

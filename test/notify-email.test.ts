@@ -12,6 +12,7 @@ import { ENGINES } from './helpers/engines.js';
 import { CONTACT_FIELDS, VALID_CONTACT } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 import { SmtpTestServer } from './helpers/smtp.js';
+import { drainJobs, submittedId } from './helpers/jobs.js';
 
 const FAST_RETRY = { maxAttempts: 3, delayMs: () => 30 };
 /** Cloudflare's always-passing test secret, answered locally: forms may send confirmations and take files. */
@@ -62,34 +63,11 @@ describe.each(ENGINES)('notification email on %s (spec 3.2, 4.4 rule 6)', (engin
     await smtp.close();
   });
 
-  /** Runs due jobs until none is pending (retries included). */
-  async function drain(r: JobRunner = runner, timeoutMs = 15_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      await r.runOnce();
-      const pending = await t.store.db
-        .selectFrom('outbox')
-        .select('id')
-        .where('status', '=', 'pending')
-        .execute();
-      if (pending.length === 0) return;
-      if (Date.now() > until) throw new Error(`jobs still pending: ${pending.map((p) => p.id).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const drain = (r: JobRunner = runner, timeoutMs?: number): Promise<void> =>
+    drainJobs(t.store, r, timeoutMs);
 
-  async function submitted(key: string, values: Record<string, unknown>): Promise<string> {
-    const res = await submit(key, values);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const row = await t.store.db
-      .selectFrom('submissions')
-      .select('id')
-      .where('form_key', '=', key)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const submitted = (key: string, values: Record<string, unknown>): Promise<string> =>
+    submittedId(t.store, submit, key, values);
 
   const jobsOf = (submissionId: string) =>
     t.store.db

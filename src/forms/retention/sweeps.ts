@@ -49,9 +49,8 @@ export async function sweepExpiredSubmissions(
   opts: SweepOptions = {},
 ): Promise<SweepCounts> {
   const limit = opts.batchSize ?? DEFAULT_SWEEP_BATCH;
-  const total: SweepCounts = { submissions: 0, uploads: 0, files: 0 };
-  for (;;) {
-    const batch = await inSweepTransaction(store, async (s) => {
+  return inBatches(() =>
+    inSweepTransaction(store, async (s) => {
       const expired = await lockExpiredSubmissions(s, now.toISOString(), limit);
       if (expired.length === 0) return null;
       const ids = expired.map((e) => e.id);
@@ -61,13 +60,9 @@ export async function sweepExpiredSubmissions(
         blobs,
         files.map((f) => f.blobKey),
       );
-      return { submissions: await deleteSubmissions(s, ids), files: files.length };
-    });
-    // Until a batch finds nothing: rows another sweeper holds are its to delete.
-    if (batch === null) return total;
-    total.submissions += batch.submissions;
-    total.files += batch.files;
-  }
+      return { submissions: await deleteSubmissions(s, ids), uploads: 0, files: files.length };
+    }),
+  );
 }
 
 /** Deletes uploads no submission claimed before they expired (spec 3.3: one day): file first, then row. */
@@ -78,9 +73,8 @@ export async function sweepUnclaimedUploads(
   opts: SweepOptions = {},
 ): Promise<SweepCounts> {
   const limit = opts.batchSize ?? DEFAULT_SWEEP_BATCH;
-  const total: SweepCounts = { submissions: 0, uploads: 0, files: 0 };
-  for (;;) {
-    const batch = await inSweepTransaction(store, async (s) => {
+  return inBatches(() =>
+    inSweepTransaction(store, async (s) => {
       const expired = await lockUnclaimedUploads(s, now.toISOString(), limit);
       if (expired.length === 0) return null;
       await deleteBlobs(
@@ -91,12 +85,9 @@ export async function sweepUnclaimedUploads(
         s,
         expired.map((f) => f.id),
       );
-      return { uploads, files: expired.length };
-    });
-    if (batch === null) return total;
-    total.uploads += batch.uploads;
-    total.files += batch.files;
-  }
+      return { submissions: 0, uploads, files: expired.length };
+    }),
+  );
 }
 
 /** Both sweeps, as the job runner and `folio sweep` run them. */
@@ -113,6 +104,18 @@ export async function sweepRetention(
     uploads: uploads.uploads,
     files: submissions.files + uploads.files,
   };
+}
+
+/** Runs batches until one finds nothing (rows another sweeper holds are its to delete), adding up the counts. */
+async function inBatches(batch: () => Promise<SweepCounts | null>): Promise<SweepCounts> {
+  const total: SweepCounts = { submissions: 0, uploads: 0, files: 0 };
+  for (;;) {
+    const counts = await batch();
+    if (counts === null) return total;
+    total.submissions += counts.submissions;
+    total.uploads += counts.uploads;
+    total.files += counts.files;
+  }
 }
 
 /** Deleted inbox submissions per form: the capacity they held (spam never counted). */

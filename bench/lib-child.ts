@@ -1,0 +1,50 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/** A bench server in a process of its own, speaking one JSON object per line on stdout. */
+export interface ServerChild {
+  child: ChildProcess;
+  /** The first line the server printed: `{ port, … }`. */
+  info: { port: number } & Record<string, unknown>;
+  /** The next line the server prints. */
+  next(): Promise<Record<string, unknown>>;
+}
+
+/** Starts `script` with tsx and waits for its first line. */
+export function startServerChild(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<ServerChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  const lines: string[] = [];
+  const waiters: ((line: string) => void)[] = [];
+  let buffer = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      const waiter = waiters.shift();
+      if (waiter) waiter(line);
+      else lines.push(line);
+    }
+  });
+  const next = () =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const line = lines.shift();
+      if (line !== undefined) return resolve(JSON.parse(line) as Record<string, unknown>);
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+      waiters.push((l) => resolve(JSON.parse(l) as Record<string, unknown>));
+    });
+  return next().then((info) => ({ child, info: { ...info, port: Number(info.port) }, next }));
+}
+
+/** Asks the server to stop (SIGTERM) and answers its last line, its report. */
+export async function stopServerChild(c: ServerChild): Promise<Record<string, unknown>> {
+  const report = c.next();
+  c.child.kill('SIGTERM');
+  return report;
+}
