@@ -27,6 +27,8 @@ export interface TokensTable {
   name: string | null;
   origins: JsonColumn;
   created_at: string;
+  /** Management tokens: JSON array of scopes; NULL = every scope (tokens from before migration 0009). */
+  scopes: NullableJsonColumn;
 }
 
 export interface ContentTypesTable {
@@ -132,6 +134,8 @@ export interface Database {
   form_counters: FormCountersTable;
   uploads: UploadsTable;
   notification_sends: NotificationSendsTable;
+  submission_notes: SubmissionNotesTable;
+  activity_log: ActivityLogTable;
 }
 
 export interface OutboxTable {
@@ -169,6 +173,12 @@ export interface SubmissionsTable {
   unique_key: string | null;
   created_at: string;
   delete_after: string;
+  /** Inbox status (migration 0009): new, read, done, archived. */
+  status: Generated<'new' | 'read' | 'done' | 'archived'>;
+  /** The person the submission is assigned to, as the caller named them. */
+  assignee: string | null;
+  /** The last inbox change (status, assignment, folder, notes); null until the first. */
+  updated_at: string | null;
 }
 
 /** Stored non-spam submissions per form: the capacity check locks this row (spec 3.1 "full"). */
@@ -309,4 +319,25 @@ export interface NotificationSendsTable {
   state: 'sending' | 'sent';
   message_id: string | null;
   updated_at: string;
+}
+
+/** A note on a submission (issue 11): deleted with the submission. */
+export interface SubmissionNotesTable {
+  id: string;
+  space_id: string;
+  submission_id: string;
+  text: string;
+  author: string;
+  created_at: string;
+}
+
+/** Management actions on forms, submissions and tokens: who, when, counts; never submission data. */
+export interface ActivityLogTable {
+  id: string;
+  space_id: string;
+  at: string;
+  actor: string;
+  action: string;
+  subject: string | null;
+  details: JsonColumn;
 }

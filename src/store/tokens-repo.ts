@@ -1,4 +1,7 @@
+import { parseScopes, type Scope } from '../auth/scopes.js';
 import type { Store } from './open-store.js';
+import type { Selectable } from 'kysely';
+import type { Database } from './schema.js';
 import type { Queryable } from './spaces-repo.js';
 
 export type TokenKind = 'public' | 'preview' | 'management';
@@ -12,9 +15,14 @@ export interface TokenRow {
   name: string | null;
   origins: string[];
   createdAt: string;
+  /** Management tokens: the scopes it has; null = every scope (src/auth/scopes.ts). */
+  scopes: readonly Scope[] | null;
 }
 
-export async function insertToken(db: Queryable, token: TokenRow): Promise<void> {
+/** A token to store; `scopes` left out or null is every scope (only management tokens have scopes). */
+export type NewToken = Omit<TokenRow, 'scopes'> & { scopes?: readonly Scope[] | null };
+
+export async function insertToken(db: Queryable, token: NewToken): Promise<void> {
   await db
     .insertInto('tokens')
     .values({
@@ -26,23 +34,14 @@ export async function insertToken(db: Queryable, token: TokenRow): Promise<void>
       name: token.name,
       origins: JSON.stringify(token.origins),
       created_at: token.createdAt,
+      scopes: token.scopes === undefined || token.scopes === null ? null : JSON.stringify(token.scopes),
     })
     .execute();
 }
 
 export async function findTokenByHash(store: Store, hash: string): Promise<TokenRow | null> {
   const row = await store.db.selectFrom('tokens').selectAll().where('hash', '=', hash).executeTakeFirst();
-  if (!row) return null;
-  return {
-    id: row.id,
-    spaceId: row.space_id,
-    kind: row.kind,
-    hash: row.hash,
-    hint: row.hint,
-    name: row.name,
-    origins: store.dialect.parseJson<string[]>(row.origins),
-    createdAt: row.created_at,
-  };
+  return row ? tokenOf(store, row) : null;
 }
 
 export async function listTokens(
@@ -57,7 +56,12 @@ export async function listTokens(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({
+  return rows.map((row) => tokenOf(store, row));
+}
+
+function tokenOf(store: Store, row: Selectable<Database['tokens']>): TokenRow {
+  const stored = row.scopes === null ? null : parseScopes(store.dialect.parseJson<unknown>(row.scopes));
+  return {
     id: row.id,
     spaceId: row.space_id,
     kind: row.kind,
@@ -66,5 +70,7 @@ export async function listTokens(
     name: row.name,
     origins: store.dialect.parseJson<string[]>(row.origins),
     createdAt: row.created_at,
-  }));
+    // Unreadable scopes grant nothing rather than everything (fail closed).
+    scopes: stored === null ? null : stored.ok ? stored.scopes : [],
+  };
 }

@@ -8,6 +8,7 @@ import { up0005Forms } from './0005-forms.js';
 import { up0006CvNotify } from './0006-cv-notify.js';
 import { up0007ListRows } from './0007-list-rows.js';
 import { up0008UploadsNotifications } from './0008-uploads-notifications.js';
+import { up0009InboxPermissions } from './0009-inbox-permissions.js';
 
 type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 
@@ -24,6 +25,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0006-cv-notify', up0006CvNotify],
   ['0007-list-rows', up0007ListRows],
   ['0008-uploads-notifications', up0008UploadsNotifications],
+  ['0009-inbox-permissions', up0009InboxPermissions],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
