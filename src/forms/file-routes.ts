@@ -1,10 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { recordActivity } from '../activity/activity-repo.js';
 import { managementAuth } from '../auth/management-auth.js';
+import { requireScopes } from '../auth/scopes.js';
 import type { AppServices } from '../server/app.js';
-import { notFound } from '../server/errors.js';
+import { FolioError, notFound } from '../server/errors.js';
+import { deriveKey } from '../store/secrets-repo.js';
 import { readSubmissionUpload } from './uploads/uploads-repo.js';
 
 type Params = { spaceId: string; key: string; submissionId: string; uploadId: string };
+
+/** How long a signed download link works: long enough to click, too short to forward usefully. */
+export const FILE_LINK_SECONDS = 10 * 60;
 
 /** `filename*` of RFC 6266 / RFC 8187, with a plain ASCII `filename` beside it for old clients. */
 export function attachmentDisposition(name: string): string {
@@ -16,31 +23,97 @@ export function attachmentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
+/** The HMAC of one file and an expiry time, under a key derived for file links only. */
+export function fileLinkSignature(key: Buffer, p: Params, expires: number): string {
+  return createHmac('sha256', key)
+    .update([p.spaceId, p.key, p.submissionId, p.uploadId, String(expires)].join('\n'), 'utf8')
+    .digest('base64url');
+}
+
+function validLink(key: Buffer, p: Params, query: Record<string, unknown>, nowSeconds: number): boolean {
+  const expires = typeof query['expires'] === 'string' ? Number(query['expires']) : NaN;
+  const signature = typeof query['signature'] === 'string' ? query['signature'] : '';
+  if (!Number.isSafeInteger(expires) || expires < nowSeconds || expires > nowSeconds + FILE_LINK_SECONDS)
+    return false;
+  const want = Buffer.from(fileLinkSignature(key, p, expires));
+  const got = Buffer.from(signature);
+  return want.length === got.length && timingSafeEqual(want, got);
+}
+
+const hasLinkQuery = (request: FastifyRequest): boolean => {
+  const q = request.query as Record<string, unknown>;
+  return q['signature'] !== undefined || q['expires'] !== undefined;
+};
+
 /**
  * The files of stored submissions, for form owners only (spec 3.3: "files are stored privately and never served
- * from a public URL"): behind a management token, always as a download (never rendered inline from the API's
- * origin), never cached by anyone. Notification emails link here.
+ * from a public URL"): behind a management token with `forms.read`, or a signed link that token asked for (ten
+ * minutes, one file), always as a download (never rendered inline from the API's origin), never cached.
  */
 export async function formFileRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
-  const { store, blobs, tokens } = opts.services;
+  const { store, blobs, tokens, masterKey, config } = opts.services;
+  const clock = opts.services.clock ?? (() => new Date());
+  const linkKey = deriveKey(masterKey, 'file-links');
+  const auth = managementAuth(tokens);
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
-  app.addHook('onRequest', managementAuth(tokens));
+  app.addHook('onRequest', async (request) => {
+    // A signed link is its own credential (checked in the handler); anything else needs the token and scope.
+    if (request.method === 'GET' && hasLinkQuery(request)) return;
+    await auth(request);
+    requireScopes(request, 'forms.read');
+  });
 
-  app.get<{ Params: Params }>(
-    '/v1/spaces/:spaceId/forms/:key/submissions/:submissionId/files/:uploadId',
-    async (request, reply) => {
-      const { spaceId, key, submissionId, uploadId } = request.params;
-      const upload = await readSubmissionUpload(store.db, { spaceId, formKey: key, submissionId, uploadId });
-      const blob = upload ? await blobs.get(upload.blobKey) : null;
-      if (!upload || !blob) throw notFound('File not found.');
-      return reply
-        .header('content-type', upload.type)
-        .header('content-length', String(blob.size))
-        .header('content-disposition', attachmentDisposition(upload.name))
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .send(blob.stream);
-    },
-  );
+  const path = '/v1/spaces/:spaceId/forms/:key/submissions/:submissionId/files/:uploadId';
+
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(path, async (request, reply) => {
+    const p = request.params;
+    const viaLink = hasLinkQuery(request);
+    if (viaLink && !validLink(linkKey, p, request.query, Math.floor(clock().getTime() / 1000)))
+      throw new FolioError('forbidden', 'This download link is not valid or has expired.');
+    const upload = await readSubmissionUpload(store.db, {
+      spaceId: p.spaceId,
+      formKey: p.key,
+      submissionId: p.submissionId,
+      uploadId: p.uploadId,
+    });
+    const blob = upload ? await blobs.get(upload.blobKey) : null;
+    if (!upload || !blob) throw notFound('File not found.');
+    await recordActivity(store.db, {
+      spaceId: p.spaceId,
+      actor: viaLink ? 'link' : (request.managementToken?.id ?? ''),
+      action: 'submission.file_downloaded',
+      subject: p.key,
+      details: { submission: p.submissionId, upload: p.uploadId },
+    });
+    return reply
+      .header('content-type', upload.type)
+      .header('content-length', String(blob.size))
+      .header('content-disposition', attachmentDisposition(upload.name))
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .send(blob.stream);
+  });
+
+  // A short-lived link to one file, for an inbox screen that hands the browser a URL without the token.
+  app.post<{ Params: Params }>(`${path}/link`, async (request, reply) => {
+    const p = request.params;
+    const upload = await readSubmissionUpload(store.db, {
+      spaceId: p.spaceId,
+      formKey: p.key,
+      submissionId: p.submissionId,
+      uploadId: p.uploadId,
+    });
+    if (!upload) throw notFound('File not found.');
+    const expires = Math.floor(clock().getTime() / 1000) + FILE_LINK_SECONDS;
+    const url = new URL(
+      `${config.publicUrl}/v1/spaces/${encodeURIComponent(p.spaceId)}/forms/${encodeURIComponent(p.key)}` +
+        `/submissions/${encodeURIComponent(p.submissionId)}/files/${encodeURIComponent(p.uploadId)}`,
+    );
+    url.searchParams.set('expires', String(expires));
+    url.searchParams.set('signature', fileLinkSignature(linkKey, p, expires));
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ url: url.href, expiresAt: new Date(expires * 1000).toISOString() });
+  });
 }

@@ -4,6 +4,7 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import { edgePlugin } from '../cluster/edge-plugin.js';
 import { listRoutes } from '../delivery/list/routes.js';
 import { deliveryRoutes } from '../delivery/routes.js';
+import { eraseRoutes } from '../forms/erase/routes.js';
 import { formFileRoutes } from '../forms/file-routes.js';
 import { formManagementRoutes } from '../forms/management-routes.js';
 import { formRoutes } from '../forms/routes.js';
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formRoutes, { services });
   await app.register(formManagementRoutes, { services });
   await app.register(formFileRoutes, { services });
+  await app.register(eraseRoutes, { services });
   await app.register(menuRoutes, { services });
   await app.register(redirectRoutes, { services });
   await app.register(managementRoutes, { services });

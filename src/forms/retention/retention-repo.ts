@@ -138,3 +138,25 @@ export async function deleteUnclaimedUploads(s: SweepTx, ids: readonly string[])
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * Locks the named submissions of a space for deletion (the inbox's delete, erase): unlike the sweep's batches it
+ * waits for rows another transaction holds (PostgreSQL `FOR UPDATE`), since these ids must go now. Ids that do not
+ * exist (any more) are simply not returned.
+ */
+export async function lockSubmissionsById(
+  s: SweepTx,
+  spaceId: string,
+  ids: readonly string[],
+): Promise<ExpiredSubmission[]> {
+  if (ids.length === 0) return [];
+  const rows = await s.tx
+    .selectFrom('submissions')
+    .select(['id', 'space_id', 'form_key', 'folder'])
+    .where('space_id', '=', spaceId)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .$if(s.dialect.engine === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+  return rows.map((r) => ({ id: r.id, spaceId: r.space_id, formKey: r.form_key, folder: r.folder }));
+}

@@ -8,6 +8,7 @@ import {
   deleteSubmissions,
   deleteUnclaimedUploads,
   filesOfSubmissions,
+  type SweepTx,
   inSweepTransaction,
   lockExpiredSubmissions,
   lockUnclaimedUploads,
@@ -53,16 +54,29 @@ export async function sweepExpiredSubmissions(
     inSweepTransaction(store, async (s) => {
       const expired = await lockExpiredSubmissions(s, now.toISOString(), limit);
       if (expired.length === 0) return null;
-      const ids = expired.map((e) => e.id);
-      const files = await filesOfSubmissions(s, ids);
-      await releaseCapacity(s, inboxCounts(expired));
-      await deleteBlobs(
-        blobs,
-        files.map((f) => f.blobKey),
-      );
-      return { submissions: await deleteSubmissions(s, ids), uploads: 0, files: files.length };
+      return { ...(await deleteSubmissionsWithFiles(s, blobs, expired)), uploads: 0 };
     }),
   );
+}
+
+/**
+ * Deletes locked submissions with everything stored for them (files, notes, notification records) and gives their
+ * capacity back, in the caller's sweep transaction: the one way submissions are deleted (retention, the inbox's
+ * delete, erase). Files go before the rows commit; a crash between is repaired by running it again.
+ */
+export async function deleteSubmissionsWithFiles(
+  s: SweepTx,
+  blobs: BlobStore,
+  submissions: readonly ExpiredSubmission[],
+): Promise<{ submissions: number; files: number }> {
+  const ids = submissions.map((e) => e.id);
+  const files = await filesOfSubmissions(s, ids);
+  await releaseCapacity(s, inboxCounts(submissions));
+  await deleteBlobs(
+    blobs,
+    files.map((f) => f.blobKey),
+  );
+  return { submissions: await deleteSubmissions(s, ids), files: files.length };
 }
 
 /** Deletes uploads no submission claimed before they expired (spec 3.3: one day): file first, then row. */

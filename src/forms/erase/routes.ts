@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { managementAuth } from '../../auth/management-auth.js';
+import { requireScopes } from '../../auth/scopes.js';
+import type { AppServices } from '../../server/app.js';
+import { FolioError } from '../../server/errors.js';
+import { eraseAddress } from './erase.js';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `POST /v1/spaces/<id>/forms/erase` (spec 4.5), behind a management token with `forms.erase`. */
+export async function eraseRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const { store, blobs, tokens } = opts.services;
+  if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
+  // Token and scope before the body is read.
+  app.addHook('onRequest', managementAuth(tokens));
+  app.addHook('onRequest', async (request) => requireScopes(request, 'forms.erase'));
+
+  app.post<{ Params: { spaceId: string } }>(
+    '/v1/spaces/:spaceId/forms/erase',
+    { bodyLimit: 4096 },
+    async (request, reply) => {
+      const body: unknown = request.body;
+      if (!isObject(body)) throw new FolioError('invalid_body', 'Send { "email": "…", "dryRun"?: boolean }.');
+      const unknownKey = Object.keys(body).find((k) => k !== 'email' && k !== 'dryRun');
+      if (unknownKey !== undefined)
+        throw new FolioError(
+          'invalid_body',
+          `Unknown member "${unknownKey.slice(0, 40)}"; send email and dryRun.`,
+        );
+      const dryRun = body['dryRun'] ?? false;
+      if (typeof dryRun !== 'boolean')
+        throw new FolioError('invalid_body', '"dryRun" must be true or false.');
+      const result = await eraseAddress(
+        { store, blobs },
+        {
+          spaceId: request.params.spaceId,
+          email: body['email'],
+          dryRun,
+          actor: request.managementToken?.id ?? '',
+        },
+      );
+      return reply.header('cache-control', 'no-store').send(result);
+    },
+  );
+}
