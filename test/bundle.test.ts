@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,9 @@ const BAD: [string, Mutate, string][] = [
   ['bad space id', (b) => (b.space.id = 'demo'), 'space.id'],
   ['bad token prefix', (b) => (b.tokens[0].value = 'folio_prv_abcdefghijklmnop1234'), 'tokens[0].value'],
   ['token origin with path', (b) => (b.tokens[1].origins = ['https://a.example/x']), 'tokens[1].origins[0]'],
+  ['scopes on a public token', (b) => (b.tokens[0].scopes = ['forms.read']), 'tokens[0].scopes'],
+  ['unknown scope', (b) => (b.tokens[3].scopes = ['forms.read', 'root']), 'tokens[3].scopes'],
+  ['scopes not a list', (b) => (b.tokens[3].scopes = 'forms.read'), 'tokens[3].scopes'],
   ['duplicate type', (b) => b.types.push({ ...b.types[0] }), 'types[6].key'],
   ['unknown field type', (b) => (b.types[0].fields[0].type = 'color'), 'types[0].fields[0].type'],
   [
@@ -174,6 +177,36 @@ describe.each(ENGINES)('bundle import and export on %s', (engine) => {
     const space = await getSpace(env.store, 'spc_test');
     expect(space?.cv).toBe(before + 1);
     expect(space?.minCv).toBe(before + 1);
+  });
+
+  it('keeps a management token narrow through export and import (scopes)', async () => {
+    const input = fixtureBundle();
+    const narrow = 'folio_mgt_NarrowInboxToken000000000001';
+    (input.tokens as unknown[]).push({
+      kind: 'management',
+      value: narrow,
+      scopes: ['forms.read', 'forms.write'],
+    });
+    await importBundle(env.store, env.blobs, input, { baseDir: dir, replace: true });
+    const { bundle } = await exportBundle(env.store, 'spc_test');
+    const exported = bundle.tokens.find((t) => t.hash === `sha256:${hashToken(narrow)}`);
+    expect(exported?.scopes).toEqual(['forms.write', 'forms.read']);
+    // Tokens without scopes (every scope) export without the member, as before.
+    expect(bundle.tokens.filter((t) => t.scopes !== undefined)).toHaveLength(1);
+    const out = mkdtempSync(join(tmpdir(), 'folio-export-'));
+    try {
+      await exportBundleToDir(env.store, env.blobs, 'spc_test', out);
+      const again = JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8'));
+      await importBundle(env.store, env.blobs, again, { baseDir: out, replace: true });
+      const row = await env.store.db
+        .selectFrom('tokens')
+        .select('scopes')
+        .where('hash', '=', hashToken(narrow))
+        .executeTakeFirstOrThrow();
+      expect(env.store.dialect.parseJson(row.scopes)).toEqual(['forms.write', 'forms.read']);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('refuses to overwrite an existing space without replace', async () => {

@@ -93,6 +93,23 @@ describe('the folio CLI', () => {
     expect(
       (await run(['token', 'create', '--space', 'spc_test', '--kind', 'root'], { DATA_DIR: dataDir })).code,
     ).toBe(2);
+    // Scopes (issue 11): a narrow management token; a bad scope or scopes on a public token exit 2, one line.
+    const createScoped = (kind: string, scope: string) =>
+      run(['token', 'create', '--space', 'spc_test', '--kind', kind, '--scope', scope], {
+        DATA_DIR: dataDir,
+      });
+    const scoped = await createScoped('management', 'forms.read,forms.write');
+    expect(scoped.code).toBe(0);
+    const inbox = scoped.stdout.trim();
+    expect(inbox).toMatch(/^folio_mgt_[A-Za-z0-9]{32}$/);
+    for (const [kind, scope, says] of [
+      ['management', 'forms.read,root', '"root" is not a scope'],
+      ['public', 'forms.read', 'management tokens only'],
+    ] as const) {
+      const bad = await createScoped(kind, scope);
+      expect([bad.code, bad.stdout]).toEqual([2, '']);
+      expect(bad.stderr.trim().split('\n')).toEqual([expect.stringContaining(says)]);
+    }
 
     const { base, child } = await serve({ DATA_DIR: dataDir });
     const res = await fetch(`${base}/v1/spc_test/entries/by-path/ueber-uns?locale=de&token=${TOKENS.public}`);
@@ -102,6 +119,10 @@ describe('the folio CLI', () => {
       headers: { authorization: `Bearer ${created}`, origin: 'https://b.example' },
     });
     expect(viaNew.status).toBe(403);
+    const asInbox = (path: string) =>
+      fetch(`${base}/v1/spaces/spc_test${path}`, { headers: { authorization: `Bearer ${inbox}` } });
+    expect((await asInbox('/forms')).status).toBe(200);
+    expect((await asInbox('/entries')).status).toBe(403);
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
 

@@ -52,3 +52,15 @@ export function requireScopes(request: FastifyRequest, ...needed: Scope[]): void
     });
   }
 }
+
+/**
+ * 403 `forbidden` unless the request's management token has at least one of the scopes named (reads that several
+ * roles need: the inbox reads form definitions for their labels). `details.anyOf` says one of them is enough.
+ */
+export function requireAnyScope(request: FastifyRequest, ...anyOf: Scope[]): void {
+  const token = request.managementToken;
+  if (anyOf.some((s) => hasScope(token, s))) return;
+  throw new FolioError('forbidden', `This token lacks the scope ${anyOf.join(' or ')}.`, {
+    details: { missingScopes: anyOf, anyOf: true },
+  });
+}

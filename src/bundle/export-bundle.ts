@@ -32,6 +32,7 @@ export async function exportBundle(
     hash: `sha256:${t.hash}`,
     ...(t.name === null ? {} : { name: t.name }),
     ...(t.origins.length > 0 ? { origins: t.origins } : {}),
+    ...(t.scopes === null ? {} : { scopes: [...t.scopes] }),
   }));
   const rows = (await listEntries(store, spaceId)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const entries: BundleEntry[] = rows.map((e) => {

@@ -23,6 +23,8 @@ export interface BundleToken {
   hash?: string;
   name?: string;
   origins?: string[];
+  /** Management tokens: the scopes it has (src/auth/scopes.ts); absent = every scope. */
+  scopes?: string[];
 }
 
 export interface BundleEntry {

@@ -19,6 +19,7 @@ import {
 import type { Store } from '../store/open-store.js';
 import { bumpCv } from '../store/spaces-repo.js';
 import { insertToken } from '../store/tokens-repo.js';
+import { parseScopes, type Scope } from '../auth/scopes.js';
 import { importBundleDocs, normalizeMenus } from './bundle-docs.js';
 import type { Bundle } from './format.js';
 import type { Problem } from './problems.js';
@@ -125,6 +126,7 @@ export async function importBundle(
         name: t.name ?? null,
         origins: t.origins ?? [],
         createdAt: now,
+        scopes: t.scopes === undefined ? null : scopesFrom(t.scopes),
       });
     }
     await insertTypes(tx, spaceId, bundle.types);
@@ -228,3 +230,9 @@ function assignBlockIds(value: unknown): void {
 }
 
 export type { FieldValues };
+
+/** Scopes the validator accepted; anything else (it cannot happen after validation) grants nothing. */
+function scopesFrom(value: unknown): Scope[] {
+  const parsed = parseScopes(value);
+  return parsed.ok ? parsed.scopes : [];
+}

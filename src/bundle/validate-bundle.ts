@@ -1,3 +1,4 @@
+import { parseScopes } from '../auth/scopes.js';
 import { type ContentTypeDef, FIELD_TYPES, type FieldDef, hasPaths, TYPE_KINDS } from '../content/model.js';
 import { computePaths, pathKey } from '../content/paths.js';
 import { BUNDLE_FORMAT, type Bundle } from './format.js';
@@ -237,6 +238,15 @@ function checkTokens(bundle: Bundle, p: Problems): void {
         p.add(at(tp, 'value'), `must be folio_${prefix ?? '…'}_ followed by 16 to 128 letters and digits`);
       else if (seen.has(t.value)) p.add(at(tp, 'value'), 'duplicate token');
       else seen.add(t.value);
+    }
+    if (t.scopes !== undefined) {
+      // A narrow token must stay narrow through export and import (issue 11 permissions).
+      if (t.kind !== 'management') p.add(at(tp, 'scopes'), 'only management tokens have scopes');
+      else {
+        const parsed = parseScopes(t.scopes);
+        if (!parsed.ok || !Array.isArray(t.scopes))
+          p.add(at(tp, 'scopes'), parsed.ok ? 'must be an array' : parsed.problem);
+      }
     }
     if (t.hash !== undefined && (typeof t.hash !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(t.hash)))
       p.add(at(tp, 'hash'), 'must be sha256:<64 hex digits>');

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { recordActivity } from '../activity/activity-repo.js';
+import { parseScopes, type Scope } from '../auth/scopes.js';
 import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
 import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
@@ -25,6 +27,8 @@ const USAGE = `Usage: folio <command>
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
   sweep                                   delete expired submissions and unused uploads once (for cron)
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
+               [--scope <scope>,…]         management tokens only: content.write, forms.write, forms.read,
+                                          forms.erase, tokens.admin (default: every scope)
 
 Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, LOG_LEVEL, PUBLIC_URL, …
 `;
@@ -191,6 +195,7 @@ async function tokenCommand(args: string[]): Promise<number> {
       kind: { type: 'string' },
       origin: { type: 'string', multiple: true },
       name: { type: 'string' },
+      scope: { type: 'string', multiple: true },
     },
   });
   const kind = values.kind as TokenKind | undefined;
@@ -201,9 +206,23 @@ async function tokenCommand(args: string[]): Promise<number> {
     !['public', 'preview', 'management'].includes(kind)
   ) {
     console.error(
-      'Usage: folio token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]',
+      'Usage: folio token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>] [--scope <scope>,…]',
     );
     return 2;
+  }
+  // `--scope a,b` or `--scope a --scope b`; left out, a management token has every scope.
+  let scopes: Scope[] | null = null;
+  if (values.scope !== undefined) {
+    if (kind !== 'management') {
+      console.error('--scope applies to management tokens only.');
+      return 2;
+    }
+    const parsed = parseScopes(values.scope.join(','));
+    if (!parsed.ok) {
+      console.error(`--scope ${parsed.problem}.`);
+      return 2;
+    }
+    scopes = parsed.scopes;
   }
   const origins = values.origin ?? [];
   for (const o of origins) {
@@ -227,15 +246,28 @@ async function tokenCommand(args: string[]): Promise<number> {
       return 1;
     }
     const value = generateToken(kind);
-    await insertToken(store.db, {
-      id: newId('tok'),
-      spaceId: values.space,
-      kind,
-      hash: hashToken(value),
-      hint: tokenHint(value),
-      name: values.name ?? null,
-      origins,
-      createdAt: new Date().toISOString(),
+    const id = newId('tok');
+    const spaceId = values.space;
+    await store.db.transaction().execute(async (tx) => {
+      await insertToken(tx, {
+        id,
+        spaceId,
+        kind,
+        hash: hashToken(value),
+        hint: tokenHint(value),
+        name: values.name ?? null,
+        origins,
+        createdAt: new Date().toISOString(),
+        scopes,
+      });
+      const shown = kind !== 'management' ? null : scopes === null ? 'all' : scopes.join(',');
+      await recordActivity(tx, {
+        spaceId,
+        actor: 'cli',
+        action: 'token.created',
+        subject: id,
+        details: { kind, scopes: shown },
+      });
     });
     // The only time the token is shown: the store keeps its hash.
     console.log(value);

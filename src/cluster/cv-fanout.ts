@@ -6,6 +6,13 @@ import type { RedisLink } from './redis-link.js';
 import type { SpaceDirectory } from './space-directory.js';
 import { readSpaceVersions } from './space-versions-repo.js';
 
+/** Where token revocations go and come from (src/auth/token-cache.ts). */
+export interface TokenGenerations {
+  adoptGeneration(spaceId: string, gen: number): void;
+  /** Revocations committed in this process, to publish for the others. */
+  onRevoked(listener: (spaceId: string, gen: number) => void): () => void;
+}
+
 export interface CvFanoutOptions {
   store: Store;
   storeConfig: StoreConfig;
@@ -13,6 +20,8 @@ export interface CvFanoutOptions {
   redis: RedisLink | null;
   pollMs: number;
   log: Log;
+  /** Carries token revocations over the same channels and poll (issue 11: revocation within the same bound). */
+  tokens?: TokenGenerations;
 }
 
 /** How the channel is chosen, for logs and docs. */
@@ -25,6 +34,8 @@ export type FanoutChannel = 'postgres-notify' | 'redis-pubsub' | 'in-process';
  *   every writer (a `folio import` process included);
  * - between instances on SQLite with Redis (several processes on one file): Redis pub/sub of local publishes;
  * - always: a poll of every space's cv every `pollMs`, bounding staleness when a notification is lost.
+ * Token revocations (a space's `token_gen`, migration 0010) travel the same ways: `NOTIFY folio_tokens`, the Redis
+ * topic `<prefix>tokens`, the poll.
  */
 export class CvFanout {
   readonly channel: FanoutChannel;
@@ -33,9 +44,20 @@ export class CvFanout {
   private closed = false;
 
   constructor(private readonly options: CvFanoutOptions) {
-    const { store, storeConfig, directory, redis } = options;
+    const { store, storeConfig, directory, redis, tokens } = options;
     const topic = `${redis?.prefix ?? ''}cv`;
+    const tokensTopic = `${redis?.prefix ?? ''}tokens`;
     const toRedis = storeConfig.engine === 'sqlite' && redis !== null;
+    if (tokens && toRedis) {
+      this.stops.push(
+        tokens.onRevoked((spaceId, gen) => {
+          if (!redis.ready()) return; // the poll carries it
+          redis.client
+            .publish(tokensTopic, `${gen} ${spaceId}`)
+            .catch((err: unknown) => redis.failed('publish', err));
+        }),
+      );
+    }
     this.stops.push(
       store.published.on((spaceId, cv) => {
         directory.notify(spaceId, cv);
@@ -52,6 +74,7 @@ export class CvFanout {
         url: storeConfig.url,
         schema: storeConfig.schema,
         onVersion: (v) => directory.notify(v.id, v.cv, v.minCv),
+        ...(tokens ? { onTokenGen: (id: string, gen: number) => tokens.adoptGeneration(id, gen) } : {}),
         onConnected: () => void this.poll(),
         log: options.log,
       });
@@ -63,10 +86,11 @@ export class CvFanout {
       sub.on('message', (channel: string, message: string) => {
         const m = /^(\d+) (.+)$/s.exec(message);
         if (channel === topic && m) directory.notify(m[2] as string, Number(m[1]));
+        else if (channel === tokensTopic && m) tokens?.adoptGeneration(m[2] as string, Number(m[1]));
       });
       // ioredis subscribes again after every reconnection; catch up on what was missed meanwhile.
       sub.on('ready', () => void this.poll());
-      sub.subscribe(topic).catch(() => {});
+      sub.subscribe(...(tokens ? [topic, tokensTopic] : [topic])).catch(() => {});
     } else this.channel = 'in-process';
     const timer = setInterval(() => void this.poll(), options.pollMs);
     timer.unref();
@@ -76,7 +100,11 @@ export class CvFanout {
   /** Reads every space's cv once and re-reads those that moved without a notification. */
   async poll(): Promise<void> {
     try {
-      this.options.directory.reconcile(await readSpaceVersions(this.options.store));
+      const versions = await readSpaceVersions(this.options.store);
+      this.options.directory.reconcile(versions);
+      const tokens = this.options.tokens;
+      if (tokens)
+        for (const v of versions) if (v.tokenGen !== undefined) tokens.adoptGeneration(v.id, v.tokenGen);
       if (this.pollFailed) this.options.log.info({}, 'the store answers again; cv poll resumed');
       this.pollFailed = false;
     } catch (err) {

@@ -53,6 +53,7 @@ export const edgePlugin = fp(
       redis,
       pollMs: config.cvPollMs,
       log: app.log,
+      tokens: opts.services.tokens,
     });
     const cache = new ResponseCache(config.cache, redis);
     const limit = createLimiter({ max: config.rateLimitPerMinute, name: 'delivery', redis });

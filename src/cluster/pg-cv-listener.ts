@@ -6,13 +6,16 @@ export interface PgCvListenerOptions {
   url: string;
   schema: string | undefined;
   onVersion: (version: SpaceVersion) => void;
+  /** A token revocation committed (`NOTIFY folio_tokens`, migration 0010). */
+  onTokenGen?: (spaceId: string, gen: number) => void;
   /** Called after every (re)connection: notifications sent while disconnected are lost, so catch up. */
   onConnected: () => void;
   log: Log;
 }
 
 /**
- * `LISTEN folio_cv` on a dedicated connection (the trigger of migration 0006 notifies on commit). Reconnects
+ * `LISTEN folio_cv` on a dedicated connection (the trigger of migration 0006 notifies on commit), and
+ * `LISTEN folio_tokens` (revocations, migration 0010) when asked for. Reconnects
  * with a bounded backoff forever, so a restarted PostgreSQL needs no restart of Folio.
  */
 export class PgCvListener {
@@ -64,12 +67,14 @@ export class PgCvListener {
     client.on('end', () => lost());
     client.on('notification', (msg) => {
       if (msg.channel === 'folio_cv' && msg.payload) this.handle(msg.payload);
+      else if (msg.channel === 'folio_tokens' && msg.payload) this.handleTokens(msg.payload);
     });
     try {
       await client.connect();
       const res = await client.query<{ s: string }>('select current_schema() as s');
       this.schema = res.rows[0]?.s ?? 'public';
       await client.query('listen folio_cv');
+      if (this.options.onTokenGen) await client.query('listen folio_tokens');
       if (this.closed) return void client.end().catch(() => {});
       if (this.failures > 0) this.options.log.info({}, 'cv notification channel is back');
       this.failures = 0;
@@ -84,5 +89,12 @@ export class PgCvListener {
     const m = /^(\S+) (\d+) (\d+) (.+)$/s.exec(payload);
     if (!m || m[1] !== this.schema) return;
     this.options.onVersion({ id: m[4] as string, cv: Number(m[2]), minCv: Number(m[3]) });
+  }
+
+  private handleTokens(payload: string): void {
+    // `<schema> <token_gen> <space id>` (migration 0010).
+    const m = /^(\S+) (\d+) (.+)$/s.exec(payload);
+    if (!m || m[1] !== this.schema) return;
+    this.options.onTokenGen?.(m[3] as string, Number(m[2]));
   }
 }

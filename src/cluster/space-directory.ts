@@ -13,6 +13,8 @@ export interface SpaceVersion {
   id: string;
   cv: number;
   minCv: number;
+  /** Token revocations (migration 0010); the poll reads it, publish notifications do not carry it. */
+  tokenGen?: number;
 }
 
 export interface SpaceSource {

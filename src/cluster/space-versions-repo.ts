@@ -1,8 +1,13 @@
 import type { Store } from '../store/open-store.js';
 import type { SpaceVersion } from './space-directory.js';
 
-/** Every space's cv and min_cv: the fallback poll's one small query. */
+/** Every space's cv, min_cv and token generation: the fallback poll's one small query. */
 export async function readSpaceVersions(store: Store): Promise<SpaceVersion[]> {
-  const rows = await store.db.selectFrom('spaces').select(['id', 'cv', 'min_cv']).execute();
-  return rows.map((r) => ({ id: r.id, cv: Number(r.cv), minCv: Number(r.min_cv) }));
+  const rows = await store.db.selectFrom('spaces').select(['id', 'cv', 'min_cv', 'token_gen']).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    cv: Number(r.cv),
+    minCv: Number(r.min_cv),
+    tokenGen: Number(r.token_gen),
+  }));
 }

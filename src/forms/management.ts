@@ -1,6 +1,7 @@
 // Authoring forms through the management API (spec 4.5, 2.10–2.12, 3.4): validate with precise JSON paths,
 // then store and publish in one transaction (saving a form bumps cv).
 
+import { recordActivity } from '../activity/activity-repo.js';
 import { FolioError, notFound } from '../server/errors.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace, withPublish, type SpaceRow } from '../store/spaces-repo.js';
@@ -52,13 +53,15 @@ export interface SaveResult {
 /**
  * `create` fails with 409 when the key exists; `replace` creates or replaces the form at `key` (the body's key,
  * when given, must be the same). The existence check runs inside the publish transaction, whose cv bump locks
- * the space row, so two creates of one key cannot both succeed.
+ * the space row, so two creates of one key cannot both succeed. With an `actor` (a management token id) the
+ * activity log records `form.created` or `form.updated` in the same transaction.
  */
 export async function saveForm(
   store: Store,
   spaceId: string,
   input: unknown,
   mode: { kind: 'create' } | { kind: 'replace'; key: string },
+  actor?: string,
 ): Promise<SaveResult> {
   const space = await spaceOf(store, spaceId);
   let body = input;
@@ -75,6 +78,10 @@ export async function saveForm(
     if (existed && mode.kind === 'create')
       throw new FolioError('conflict', `Form "${form.key}" already exists.`);
     await publishForm(tx, space.id, cv, form);
+    if (actor !== undefined) {
+      const action = existed ? 'form.updated' : 'form.created';
+      await recordActivity(tx, { spaceId: space.id, actor, action, subject: form.key, details: { cv } });
+    }
     return !existed;
   });
   return { form, cv, created: result };
@@ -85,13 +92,32 @@ export async function saveForm(
  * uploads and its capacity counter stay: each submission keeps its own `delete_after` (spec 3.2) and is listed
  * and swept like any other (src/forms/retention).
  */
-export async function deleteForm(store: Store, spaceId: string, key: string): Promise<{ cv: number }> {
+export async function deleteForm(
+  store: Store,
+  spaceId: string,
+  key: string,
+  actor?: string,
+): Promise<{ cv: number }> {
   const space = await spaceOf(store, spaceId);
   const { cv } = await withPublish(store, space.id, async (tx, cv) => {
     if (!(await deleteAuthoredForm(tx, space.id, key))) throw notFound(`Form "${key}" not found.`);
     await unpublishForm(tx, space.id, key, cv);
+    if (actor !== undefined) {
+      const action = 'form.deleted';
+      await recordActivity(tx, { spaceId: space.id, actor, action, subject: key, details: { cv } });
+    }
   });
   return { cv };
+}
+
+/**
+ * A definition as a token without `forms.write` reads it (inbox screens need its labels): the Turnstile secret is
+ * left out, since a secret is a write-level thing.
+ */
+export function withoutSecrets(form: FormDefinition): FormDefinition {
+  if (!('turnstileSecret' in form.settings)) return form;
+  const { turnstileSecret: _secret, ...settings } = form.settings;
+  return { ...form, settings };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { BlobStore } from '../blobs/blob-store.js';
+import { deleteActivityBefore } from '../activity/activity-repo.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 import type { Config } from '../server/config.js';
 import type { Store } from '../store/open-store.js';
@@ -28,6 +29,7 @@ export function buildJobHandlers(deps: WorkerDeps): Map<string, JobHandler> {
 
 /** Delivery attempts are kept 30 days (enough to debug an endpoint; the table would grow without bound). */
 const KEEP_DELIVERIES_MS = 30 * 24 * 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
 
 /** A runner with every domain's handlers (`folio serve` in-process, `folio worker`, tests with options). */
 export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions> = {}): JobRunner {
@@ -37,6 +39,12 @@ export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions
       (now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS)),
       // spec 3.2, 3.3: expired submissions and unclaimed uploads, with their files.
       (now) => sweepRetention(deps.store, deps.blobs, now),
+      // The activity log's own retention (ACTIVITY_RETENTION_DAYS, default a year).
+      (now) =>
+        deleteActivityBefore(
+          deps.store,
+          new Date(now.getTime() - deps.config.activityRetentionDays * DAY_MS),
+        ),
     ],
     ...(deps.log ? { log: deps.log } : {}),
     ...options,

@@ -1,12 +1,15 @@
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifyInstance } from 'fastify';
 import { managementAuth } from '../auth/management-auth.js';
+import { routeScopes } from '../auth/route-scopes.js';
+import { activityRoutes } from '../activity/management-routes.js';
 import { menuManagementRoutes } from '../menus/management-routes.js';
 import { redirectManagementRoutes } from '../redirects/management-routes.js';
 import type { AppServices } from '../server/app.js';
 import { webhookManagementRoutes } from '../webhooks/management-routes.js';
 import { docRoutes } from './doc-routes.js';
 import { entryRoutes } from './entry-routes.js';
+import { tokenRoutes } from './token-routes.js';
 
 // Bodies are checked as sent: no type coercion, no silently dropped members, no defaults filled in.
 const compile = AjvCompiler()(
@@ -34,6 +37,8 @@ export async function managementRoutes(app: FastifyInstance, opts: { services: A
         route.bodyLimit ??= MANAGEMENT_BODY_LIMIT;
       });
       scoped.addHook('onRequest', managementAuth(services.tokens));
+      // Every route here is content management (`content.write`) unless it names its scopes (tokens, activity).
+      scoped.addHook('onRequest', routeScopes(['content.write']));
       scoped.addHook('onSend', async (_request, reply, payload) => {
         reply.header('cache-control', 'no-store');
         return payload;
@@ -43,6 +48,8 @@ export async function managementRoutes(app: FastifyInstance, opts: { services: A
       await scoped.register(redirectManagementRoutes, { services });
       await scoped.register(docRoutes, { services });
       await scoped.register(webhookManagementRoutes, { services });
+      await scoped.register(tokenRoutes, { services });
+      await scoped.register(activityRoutes, { services });
     },
     { prefix: '/v1/spaces/:spaceId' },
   );

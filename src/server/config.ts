@@ -67,6 +67,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Bound on cv staleness when no publish notification arrives (the fallback poll of src/cluster/). */
   readonly cvPollMs: number;
+  /** ACTIVITY_RETENTION_DAYS: activity log entries older than this are swept (issue 11). */
+  readonly activityRetentionDays: number;
   readonly blobs: BlobsConfig;
   readonly mail: MailConfig;
 }
@@ -230,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_DELIVERY_PER_MINUTE', 1200, 1, 100_000_000),
     cvPollMs: int(env, 'CV_POLL_MS', 1000, 50, 3_600_000),
+    activityRetentionDays: int(env, 'ACTIVITY_RETENTION_DAYS', 365, 1, 36_500),
     blobs: Object.freeze(blobsConfig(env, dataDir)),
     mail: Object.freeze(mailConfig(env, dataDir, publicUrl)),
   });

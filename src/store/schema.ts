@@ -13,6 +13,8 @@ export interface SpacesTable {
   cv: number;
   /** Oldest cv still answerable; older pinned requests get 410 cv_expired. */
   min_cv: number;
+  /** Goes up with every token revocation (migration 0010): instances drop that space's cached token lookups. */
+  token_gen: Generated<number>;
   created_at: string;
 }
 

@@ -1,6 +1,6 @@
 import { parseScopes, type Scope } from '../auth/scopes.js';
 import type { Store } from './open-store.js';
-import type { Selectable } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import type { Queryable } from './spaces-repo.js';
 
@@ -57,6 +57,39 @@ export async function listTokens(
     .orderBy('id')
     .execute();
   return rows.map((row) => tokenOf(store, row));
+}
+
+/** Deletes one token of the space; false when the space has no token with that id. */
+export async function deleteToken(db: Queryable, spaceId: string, id: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom('tokens')
+    .where('space_id', '=', spaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/**
+ * Runs `work` in one transaction with the space's token generation incremented first (migration 0010), the way
+ * `withPublish` does with cv: the UPDATE takes the space row's lock, so changes to a space's tokens are serialised
+ * (two revocations cannot each leave the other as the last admin), and every instance that sees the new
+ * generation drops its cached lookups of the space's tokens. Null when the space does not exist.
+ */
+export async function withTokenChange<T>(
+  store: Store,
+  spaceId: string,
+  work: (tx: Transaction<Database>) => Promise<T>,
+): Promise<{ gen: number; result: T } | null> {
+  return store.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .updateTable('spaces')
+      .set((eb) => ({ token_gen: eb('token_gen', '+', 1) }))
+      .where('id', '=', spaceId)
+      .returning('token_gen')
+      .executeTakeFirst();
+    if (!row) return null;
+    return { gen: Number(row.token_gen), result: await work(tx) };
+  });
 }
 
 function tokenOf(store: Store, row: Selectable<Database['tokens']>): TokenRow {

@@ -9,6 +9,7 @@ import { up0006CvNotify } from './0006-cv-notify.js';
 import { up0007ListRows } from './0007-list-rows.js';
 import { up0008UploadsNotifications } from './0008-uploads-notifications.js';
 import { up0009InboxPermissions } from './0009-inbox-permissions.js';
+import { up0010TokenGeneration } from './0010-token-generation.js';
 
 type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 
@@ -26,6 +27,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0007-list-rows', up0007ListRows],
   ['0008-uploads-notifications', up0008UploadsNotifications],
   ['0009-inbox-permissions', up0009InboxPermissions],
+  ['0010-token-generation', up0010TokenGeneration],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { rejectUnknown, single } from '../delivery/params.js';
+import { requireSpace } from '../management/context.js';
+import type { AppServices } from '../server/app.js';
+import { invalidQuery } from '../server/errors.js';
+import { ACTIVITY_ACTIONS, listActivity } from './activity-repo.js';
+
+type P = { spaceId: string };
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+/** The keyset cursor: base64url of `<at>|<id>` of the last item answered; opaque to clients. */
+const encodeActivityCursor = (at: string, id: string): string =>
+  Buffer.from(`${at}|${id}`, 'utf8').toString('base64url');
+
+function parseCursor(raw: string | undefined): { at: string; id: string } | null {
+  if (raw === undefined) return null;
+  const [at, id, ...rest] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  if (!at || !ISO.test(at) || !id || rest.length > 0)
+    throw invalidQuery('Parameter "cursor" is not valid.', 'cursor');
+  return { at, id };
+}
+
+function parseLimit(raw: string | undefined): number {
+  if (raw === undefined) return 50;
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > 200)
+    throw invalidQuery('Parameter "limit" must be 1 to 200.', 'limit');
+  return Number(raw);
+}
+
+function parseAction(raw: string | undefined): string | undefined {
+  if (raw === undefined || (ACTIVITY_ACTIONS as readonly string[]).includes(raw)) return raw;
+  throw invalidQuery(`Parameter "action" must be one of ${ACTIVITY_ACTIONS.join(', ')}.`, 'action');
+}
+
+/** The activity log (issue 11), `tokens.admin` only: newest first, keyset-paged, optionally one action. */
+export async function activityRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const { store } = opts.services;
+  app.get<{ Params: P; Querystring: Record<string, unknown> }>(
+    '/activity',
+    { config: { scopes: ['tokens.admin'] } },
+    async (req) => {
+      rejectUnknown(req.query, ['limit', 'cursor', 'action']);
+      const limit = parseLimit(single(req.query, 'limit'));
+      const before = parseCursor(single(req.query, 'cursor'));
+      const action = parseAction(single(req.query, 'action'));
+      await requireSpace(store, req.params.spaceId);
+      const page = await listActivity(store, req.params.spaceId, {
+        limit,
+        before,
+        ...(action === undefined ? {} : { action }),
+      });
+      return {
+        items: page.items.map(({ spaceId: _space, ...item }) => item),
+        nextCursor: page.next === null ? null : encodeActivityCursor(page.next.at, page.next.id),
+      };
+    },
+  );
+}

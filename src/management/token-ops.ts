@@ -1,0 +1,204 @@
+// The token API (issue 11): list, create and revoke a space's tokens. A token's value is shown once, when it is
+// created; the store keeps its sha256, and neither the value nor the hash ever leaves in an answer or a log.
+
+import { recordActivity } from '../activity/activity-repo.js';
+import { hasScope, parseScopes, type Scope, scopesOf } from '../auth/scopes.js';
+import type { TokenCache } from '../auth/token-cache.js';
+import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
+import { newId } from '../lib/ids.js';
+import { FolioError, notFound } from '../server/errors.js';
+import type { Store } from '../store/open-store.js';
+import {
+  deleteToken,
+  insertToken,
+  listTokens,
+  type TokenKind,
+  type TokenRow,
+  withTokenChange,
+} from '../store/tokens-repo.js';
+import { requireSpace } from './context.js';
+
+export interface TokenOpsDeps {
+  store: Store;
+  tokens: TokenCache;
+}
+
+/**
+ * A token as answered. `scopes` is what a management token may do; a token stored without scopes (every token
+ * from before migration 0009) lists every scope and says `allScopes: true` (it also gets scopes later versions
+ * add). Public and preview tokens have no scopes: `scopes: null`, `allScopes: false`.
+ */
+export interface TokenView {
+  id: string;
+  kind: TokenKind;
+  name: string | null;
+  hint: string;
+  origins: string[];
+  scopes: Scope[] | null;
+  allScopes: boolean;
+  createdAt: string;
+}
+
+export function tokenView(t: TokenRow): TokenView {
+  const management = t.kind === 'management';
+  return {
+    id: t.id,
+    kind: t.kind,
+    name: t.name,
+    hint: t.hint,
+    origins: [...t.origins],
+    scopes: management ? [...scopesOf(t)] : null,
+    allScopes: management && t.scopes === null,
+    createdAt: t.createdAt,
+  };
+}
+
+/** A create request, checked: the route's JSON schema checked the shape, this rebuilds it typed. */
+export interface NewTokenRequest {
+  kind: TokenKind;
+  name: string | null;
+  origins: string[];
+  /** Undefined: the creating token's own scopes. */
+  scopes: Scope[] | undefined;
+}
+
+const KINDS: readonly TokenKind[] = ['public', 'preview', 'management'];
+const invalidBody = (message: string) => new FolioError('invalid_body', message);
+
+const isOrigin = (value: string): boolean => {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+};
+
+export function parseNewToken(body: Record<string, unknown>): NewTokenRequest {
+  const { kind, name, origins, scopes } = body;
+  const knownKind = KINDS.find((k) => k === kind);
+  if (knownKind === undefined) throw invalidBody(`"kind" must be one of ${KINDS.join(', ')}.`);
+  if (name !== undefined && name !== null && typeof name !== 'string')
+    throw invalidBody('"name" must be a string.');
+  const originList: string[] = [];
+  if (origins !== undefined) {
+    if (!Array.isArray(origins)) throw invalidBody('"origins" must be an array of origins.');
+    for (const o of origins) {
+      if (typeof o !== 'string' || !isOrigin(o))
+        throw invalidBody(
+          `"origins": "${String(o).slice(0, 80)}" is not an origin like https://example.com.`,
+        );
+      originList.push(o);
+    }
+  }
+  let scopeList: Scope[] | undefined;
+  if (scopes !== undefined) {
+    if (knownKind !== 'management') throw invalidBody('"scopes" apply to management tokens only.');
+    const parsed = parseScopes(scopes);
+    if (!parsed.ok) throw invalidBody(`"scopes" ${parsed.problem}.`);
+    scopeList = parsed.scopes;
+  }
+  return {
+    kind: knownKind,
+    name: typeof name === 'string' ? name : null,
+    origins: originList,
+    scopes: scopeList,
+  };
+}
+
+export async function listTokenViews(deps: TokenOpsDeps, spaceId: string): Promise<TokenView[]> {
+  await requireSpace(deps.store, spaceId);
+  return (await listTokens(deps.store, spaceId)).map(tokenView);
+}
+
+/** Activity details of a token: its kind and scopes (`all` for every scope), never its value or hash. */
+const detailsOf = (t: TokenRow) => ({
+  kind: t.kind,
+  scopes: t.kind !== 'management' ? null : t.scopes === null ? 'all' : t.scopes.join(','),
+});
+
+/**
+ * Creates a token and answers its value, the only time it is shown. No privilege escalation: a management token
+ * gets only scopes the creating token has; left out, it gets the creator's own (every scope only from a token
+ * that has every scope, `allScopes`).
+ */
+export async function createToken(
+  deps: TokenOpsDeps,
+  spaceId: string,
+  creator: TokenRow,
+  request: NewTokenRequest,
+): Promise<{ token: TokenView; value: string }> {
+  await requireSpace(deps.store, spaceId);
+  let scopes: readonly Scope[] | null = null;
+  if (request.kind === 'management') {
+    // Null (every scope, also later ones) comes only from a creator that has it: the default below.
+    scopes = request.scopes ?? creator.scopes;
+    const lacking = (scopes ?? []).filter((s) => !hasScope(creator, s));
+    if (lacking.length > 0) {
+      throw new FolioError('forbidden', `A token cannot grant scopes it lacks: ${lacking.join(', ')}.`, {
+        details: { missingScopes: lacking },
+      });
+    }
+  }
+  const value = generateToken(request.kind);
+  const row: TokenRow = {
+    id: newId('tok'),
+    spaceId,
+    kind: request.kind,
+    hash: hashToken(value),
+    hint: tokenHint(value),
+    name: request.name,
+    origins: request.origins,
+    createdAt: new Date().toISOString(),
+    scopes,
+  };
+  await deps.store.db.transaction().execute(async (tx) => {
+    await insertToken(tx, row);
+    await recordActivity(tx, {
+      spaceId,
+      actor: creator.id,
+      action: 'token.created',
+      subject: row.id,
+      details: detailsOf(row),
+    });
+  });
+  return { token: tokenView(row), value };
+}
+
+const isAdmin = (t: TokenRow): boolean => t.kind === 'management' && hasScope(t, 'tokens.admin');
+
+/**
+ * Revokes (deletes) a token. The revoking token may revoke itself, but the space keeps at least one management
+ * token with `tokens.admin` (409), so it is never locked out of its own tokens. The space's token generation goes
+ * up in the same transaction: this instance forgets the token at once, the others within the cv fan-out bound.
+ */
+export async function revokeToken(
+  deps: TokenOpsDeps,
+  spaceId: string,
+  tokenId: string,
+  actor: string,
+): Promise<{ revoked: string }> {
+  await requireSpace(deps.store, spaceId);
+  const out = await withTokenChange(deps.store, spaceId, async (tx) => {
+    // Read after the generation bump took the space row's lock: concurrent revocations see each other.
+    const tokens = await listTokens(deps.store, spaceId, tx);
+    const target = tokens.find((t) => t.id === tokenId);
+    if (!target) throw notFound(`Token "${tokenId}" not found.`);
+    if (isAdmin(target) && !tokens.some((t) => t.id !== target.id && isAdmin(t))) {
+      throw new FolioError(
+        'conflict',
+        'This is the last token with the scope tokens.admin; create another one before revoking it.',
+      );
+    }
+    await deleteToken(tx, spaceId, tokenId);
+    await recordActivity(tx, {
+      spaceId,
+      actor,
+      action: 'token.revoked',
+      subject: tokenId,
+      details: detailsOf(target),
+    });
+  });
+  if (!out) throw notFound(`Space "${spaceId}" not found.`);
+  deps.tokens.revokedHere(spaceId, out.gen);
+  return { revoked: tokenId };
+}
