@@ -96,14 +96,15 @@ export async function releaseCapacity(
 
 /**
  * Deletes submissions with everything stored for them: notification records, uploads (their blobs are the
- * caller's) and, once they exist, notes. Returns how many submissions were deleted.
+ * caller's) and notes. Returns how many submissions were deleted.
  */
 export async function deleteSubmissions(s: SweepTx, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const list = [...ids];
   await s.tx.deleteFrom('notification_sends').where('submission_id', 'in', list).execute();
   await s.tx.deleteFrom('uploads').where('submission_id', 'in', list).execute();
-  // spec 3.2 "submission, its notes and files deleted": the notes table (a later issue) is cleared here too.
+  // spec 3.2 "submission, its notes and files deleted".
+  await s.tx.deleteFrom('submission_notes').where('submission_id', 'in', list).execute();
   const r = await s.tx.deleteFrom('submissions').where('id', 'in', list).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
