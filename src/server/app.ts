@@ -5,6 +5,7 @@ import { edgePlugin } from '../cluster/edge-plugin.js';
 import { listRoutes } from '../delivery/list/routes.js';
 import { deliveryRoutes } from '../delivery/routes.js';
 import { eraseRoutes } from '../forms/erase/routes.js';
+import { formExportRoutes } from '../forms/export/routes.js';
 import { formFileRoutes } from '../forms/file-routes.js';
 import { formManagementRoutes } from '../forms/management-routes.js';
 import { formRoutes } from '../forms/routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formRoutes, { services });
   await app.register(formManagementRoutes, { services });
   await app.register(formFileRoutes, { services });
+  await app.register(formExportRoutes, { services });
   await app.register(eraseRoutes, { services });
   await app.register(menuRoutes, { services });
   await app.register(redirectRoutes, { services });

@@ -1,0 +1,135 @@
+// Exporting a form's submissions (issue 11 item 3): decide the columns, record the export, then stream the rows
+// page by page. No Fastify here: routes.ts turns the result into a response.
+
+import { Readable } from 'node:stream';
+import { recordActivity } from '../../activity/activity-repo.js';
+import type { Store } from '../../store/open-store.js';
+import { getAuthoredForm } from '../forms-repo.js';
+import { type FieldColumn, planColumns, submittedFieldKeys } from './columns.js';
+import {
+  type ExportScope,
+  measureExport,
+  type PagePosition,
+  readExportPage,
+  readPublishedFieldKeys,
+  type RowKey,
+} from './export-repo.js';
+import { csvHeader, csvLine, type ExportFormat, type ExportRow, ndjsonLine } from './formats.js';
+
+/** Rows per query: large enough that round trips do not dominate, small enough that a page is a few 100 KB. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/** The part of a Fastify/pino logger an export uses. */
+export interface ExportLog {
+  error(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+export interface ExportRequest {
+  store: Store;
+  scope: ExportScope;
+  format: ExportFormat;
+  /** The management token id, for the activity log. */
+  actor: string;
+  log: ExportLog;
+  pageSize?: number;
+}
+
+export interface PreparedExport {
+  /** Rows matching when the export began: the rows the stream sends (less any deleted meanwhile). */
+  count: number;
+  /** The body, pulled page by page: a slow client slows the queries instead of filling memory. */
+  stream: Readable;
+}
+
+/** Every row of the scope up to `upTo`, in pages, oldest first. */
+async function* pages(
+  store: Store,
+  scope: ExportScope,
+  upTo: RowKey,
+  limit: number,
+): AsyncGenerator<ExportRow[]> {
+  let from: PagePosition = null;
+  for (;;) {
+    const { rows, next } = await readExportPage(store, scope, { from, upTo, limit });
+    if (rows.length > 0) yield rows;
+    if (next === 'end') return;
+    from = next;
+  }
+}
+
+/**
+ * The CSV's field columns. Definitions first (the current one, then the published history); only a form with
+ * neither (deleted, its history pruned) falls back to the keys its rows hold, which costs one extra pass.
+ */
+async function columnsOf(
+  store: Store,
+  scope: ExportScope,
+  upTo: RowKey | null,
+  limit: number,
+): Promise<FieldColumn[]> {
+  const authored = await getAuthoredForm(store, scope.spaceId, scope.formKey);
+  const current = authored === null ? null : submittedFieldKeys(authored);
+  const history = await readPublishedFieldKeys(store, scope.spaceId, scope.formKey);
+  const rowKeys = new Set<string>();
+  if (current === null && history.length === 0 && upTo !== null) {
+    for await (const rows of pages(store, scope, upTo, limit))
+      for (const row of rows) for (const key of Object.keys(row.values)) rowKeys.add(key);
+  }
+  // Sorted: PostgreSQL's jsonb keeps no key order, so the order the keys were submitted in is not stored.
+  return planColumns(current, history, [...rowKeys].sort());
+}
+
+/**
+ * Prepares an export: columns, count and the activity record (`submissions.exported`, `{ format, count }`, no
+ * values) are settled before the first byte, so a store that fails here answers a proper error status and no
+ * submission data leaves without its record. What fails later cannot change the status any more (it was sent
+ * with the headers): the error is logged and the stream destroyed, which closes the connection without the
+ * final chunk, so the client sees a failed download rather than a short file that looks complete.
+ */
+export async function prepareExport(req: ExportRequest): Promise<PreparedExport> {
+  const { store, scope, format, log } = req;
+  const limit = req.pageSize ?? EXPORT_PAGE_SIZE;
+  const { count, last } = await measureExport(store, scope);
+  const columns = format === 'csv' ? await columnsOf(store, scope, last, limit) : [];
+  await recordActivity(store.db, {
+    spaceId: scope.spaceId,
+    actor: req.actor,
+    action: 'submissions.exported',
+    subject: scope.formKey,
+    details: { format, count },
+  });
+
+  const encode = format === 'csv' ? (row: ExportRow) => csvLine(row, columns) : ndjsonLine;
+  async function* body(): AsyncGenerator<string> {
+    let sent = 0;
+    let settled = false;
+    try {
+      if (format === 'csv') yield csvHeader(columns);
+      let from: PagePosition = null;
+      let more = last !== null;
+      while (more && last !== null) {
+        const page = await readExportPage(store, scope, { from, upTo: last, limit });
+        sent += page.rows.length;
+        more = page.next !== 'end';
+        if (page.next !== 'end') from = page.next;
+        // One chunk per page, and nothing of the page used after the yield: while the socket drains, the
+        // generator holds the encoded chunk at most, never the page's rows.
+        if (page.rows.length > 0) yield page.rows.map(encode).join('');
+      }
+      settled = true;
+    } catch (err) {
+      settled = true;
+      log.error({ err, form: scope.formKey, format, sent }, 'submissions export stream failed');
+      throw err;
+    } finally {
+      // Neither finished nor failed: the client went away and the response destroyed the stream. Nothing is
+      // wrong, but say how far it got.
+      if (!settled)
+        log.info({ form: scope.formKey, format, sent, of: count }, 'submissions export ended early');
+    }
+  }
+  // Not object mode: the stream's buffer is measured in bytes (16 KB), so the generator is pulled only when the
+  // socket drains (backpressure), and memory stays one page however many rows there are.
+  return { count, stream: Readable.from(body(), { objectMode: false }) };
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { managementAuth } from '../../auth/management-auth.js';
+import { requireScopes } from '../../auth/scopes.js';
+import { single } from '../../delivery/params.js';
+import type { AppServices } from '../../server/app.js';
+import { invalidQuery, notFound } from '../../server/errors.js';
+import { attachmentDisposition } from '../file-routes.js';
+import { applyInboxFilter, parseInboxFilter } from '../inbox/filter.js';
+import { hasFormOrSubmissions } from '../management.js';
+import { prepareExport } from './export-submissions.js';
+import { CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from './formats.js';
+
+type Params = { spaceId: string; key: string };
+
+function parseFormat(query: Record<string, unknown>): ExportFormat {
+  const raw = single(query, 'format') ?? 'csv';
+  const format = EXPORT_FORMATS.find((f) => f === raw);
+  if (format === undefined) throw invalidQuery('Parameter "format" must be csv or ndjson.', 'format');
+  return format;
+}
+
+/**
+ * `GET /v1/spaces/<id>/forms/<key>/submissions/export` (issue 11): a form's submissions as CSV or NDJSON, filtered
+ * like the inbox list, behind a management token with `forms.read`. The static `export` segment wins over the
+ * inbox's `…/submissions/:id` in Fastify's router, and submission ids (`sub_…`) never spell it.
+ */
+export async function formExportRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const { store, tokens } = opts.services;
+  const clock = opts.services.clock ?? (() => new Date());
+  if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
+  app.addHook('onRequest', managementAuth(tokens));
+  app.addHook('onRequest', async (request) => requireScopes(request, 'forms.read'));
+
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
+    '/v1/spaces/:spaceId/forms/:key/submissions/export',
+    // No automatic HEAD: it would run the export, and record it, for a body nobody reads.
+    { exposeHeadRoute: false },
+    async (request, reply) => {
+      const { spaceId, key } = request.params;
+      const { format: _format, ...filterQuery } = request.query;
+      const format = parseFormat(request.query);
+      // The list's filters, parsed by the list's parser: an export is what the inbox shows, in every row.
+      const filter = parseInboxFilter(filterQuery);
+      // A deleted form's submissions export until their retention ends, like the list (spec 3.2).
+      if (!(await hasFormOrSubmissions(store, spaceId, key))) throw notFound(`Form "${key}" not found.`);
+      const prepared = await prepareExport({
+        store,
+        scope: { spaceId, formKey: key, narrow: (qb) => applyInboxFilter(qb, filter, store.dialect) },
+        format,
+        actor: request.managementToken?.id ?? '',
+        log: request.log,
+      });
+      const date = clock().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', CONTENT_TYPES[format])
+        .header('content-disposition', attachmentDisposition(`${key}-submissions-${date}.${format}`))
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(prepared.stream);
+    },
+  );
+}
