@@ -15,7 +15,20 @@ export function randomBase62(length: number): string {
 }
 
 export type IdPrefix =
-  'ent' | 'blk' | 'mni' | 'fup' | 'spc' | 'rel' | 'ast' | 'tok' | 'sub' | 'whk' | 'evt' | 'frm' | 'act' | 'nte';
+  | 'ent'
+  | 'blk'
+  | 'mni'
+  | 'fup'
+  | 'spc'
+  | 'rel'
+  | 'ast'
+  | 'tok'
+  | 'sub'
+  | 'whk'
+  | 'evt'
+  | 'frm'
+  | 'act'
+  | 'nte';
 
 /** Opaque, unguessable identifiers with a type prefix (spec notation; DESIGN.md: 16+ chars). */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(20)}`;
