@@ -1,16 +1,15 @@
 import { sql, type SqlBool } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivity } from '../src/activity/activity-repo.js';
-import { generateToken, hashToken, tokenHint } from '../src/auth/tokens.js';
 import { type ExportLog, prepareExport } from '../src/forms/export/export-submissions.js';
 import type { FormDefinition } from '../src/forms/rules/index.js';
 import { insertSubmission } from '../src/forms/submissions-repo.js';
 import { newId } from '../src/lib/ids.js';
-import { insertToken } from '../src/store/tokens-repo.js';
 import { parseCsv } from './helpers/csv.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { type FormsApp, openFormsApp, putForms } from './helpers/forms.js';
+import { storeScopedToken } from './helpers/tokens.js';
 
 const SPACE = 'spc_test';
 const mgt = { authorization: `Bearer ${TOKENS.management}` };
@@ -400,18 +399,7 @@ describe.each(ENGINES)('exporting submissions on %s (issue 11 item 3)', (engine)
   });
 
   it('needs a management token with forms.read', async () => {
-    const value = generateToken('management');
-    await insertToken(t.store.db, {
-      id: newId('tok'),
-      spaceId: SPACE,
-      kind: 'management',
-      hash: hashToken(value),
-      hint: tokenHint(value),
-      name: null,
-      origins: [],
-      createdAt: new Date().toISOString(),
-      scopes: ['content.write', 'forms.write'],
-    });
+    const value = await storeScopedToken(t.store, SPACE, ['content.write', 'forms.write']);
     const before = await listActivity(t.store, SPACE, {
       limit: 100,
       before: null,

@@ -5,19 +5,18 @@ import type { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Scope } from '../src/auth/scopes.js';
-import { generateToken, hashToken, tokenHint } from '../src/auth/tokens.js';
+import { hashToken } from '../src/auth/tokens.js';
 import { type BlobStore, LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { parseBulk } from '../src/forms/inbox/bodies.js';
 import { parseInboxFilter } from '../src/forms/inbox/filter.js';
 import { sweepRetention } from '../src/forms/retention/sweeps.js';
 import { insertSubmission } from '../src/forms/submissions-repo.js';
-import { newId } from '../src/lib/ids.js';
 import { FolioError } from '../src/server/errors.js';
-import { insertToken } from '../src/store/tokens-repo.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { emailForm } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
+import { storeScopedToken } from './helpers/tokens.js';
 
 // Issue 11, the forms inbox: spec 3.1 (capacity counts stored non-spam submissions), 3.2 (spam folder 30 days;
 // retention deletes a submission with its notes and files), 4.5 (only `forms.read` sees submissions).
@@ -142,21 +141,7 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
   }
   const sorted = async (form: string, query: string) => (await ids(form, query)).sort();
 
-  async function storeToken(scopes: readonly Scope[]): Promise<string> {
-    const value = generateToken('management');
-    await insertToken(t.store.db, {
-      id: newId('tok'),
-      spaceId: SPACE,
-      kind: 'management',
-      hash: hashToken(value),
-      hint: tokenHint(value),
-      name: null,
-      origins: [],
-      createdAt: new Date().toISOString(),
-      scopes,
-    });
-    return value;
-  }
+  const storeToken = (scopes: readonly Scope[]): Promise<string> => storeScopedToken(t.store, SPACE, scopes);
 
   async function row(id: string) {
     return t.store.db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst();
