@@ -19,6 +19,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { benchValues, EXPORT_BUNDLE } from './lib-export-space.js';
 import { peakRssMb } from './lib-peak-rss.js';
+import { serveBenchChild } from './lib-serve.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -55,20 +56,8 @@ async function listen(app: FastifyInstance, onStop: () => Promise<unknown>): Pro
       heapPeakMb: mb(heapPeak),
     };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const cpuAtListen = process.cpuUsage();
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  console.log(JSON.stringify({ port, peakReset: resetPeak() }));
-  process.once('SIGTERM', () => {
-    void (async () => {
-      await onStop();
-      const cpu = process.cpuUsage(cpuAtListen);
-      console.log(
-        JSON.stringify({ maxRssMb: peakRssMb(), cpuMs: Math.round((cpu.user + cpu.system) / 1000) }),
-      );
-      process.exit(0);
-    })();
+  await serveBenchChild(app, { peakReset: resetPeak() }, async () => {
+    await onStop();
   });
 }
 

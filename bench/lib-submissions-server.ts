@@ -12,29 +12,8 @@ import { importBundle } from '../src/bundle/import-bundle.js';
 import { openRuntime, type Runtime } from '../src/cli/runtime.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
-import { peakRssMb } from './lib-peak-rss.js';
+import { serveBenchChild } from './lib-serve.js';
 import { BUNDLE } from './lib-submissions-space.js';
-
-async function listen(
-  app: ReturnType<typeof Fastify>,
-  info: Record<string, unknown>,
-  onStop: () => Promise<unknown>,
-) {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const cpuAtListen = process.cpuUsage();
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  console.log(JSON.stringify({ port, ...info }));
-  process.once('SIGTERM', () => {
-    void (async () => {
-      const extra = await onStop();
-      const cpu = process.cpuUsage(cpuAtListen);
-      const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
-      console.log(JSON.stringify({ maxRssMb: peakRssMb(), cpuMs, ...(extra as object) }));
-      process.exit(0);
-    })();
-  });
-}
 
 async function folio(dataDir: string, schema: string | undefined): Promise<void> {
   const config = loadConfig({
@@ -54,7 +33,7 @@ async function folio(dataDir: string, schema: string | undefined): Promise<void>
   const rt: Runtime = await openRuntime(config);
   await importBundle(rt.store, rt.blobs, BUNDLE, { baseDir: dataDir });
   const app = await buildApp(rt);
-  await listen(app, { engine: config.store.engine }, async () => {
+  await serveBenchChild(app, { engine: config.store.engine }, async () => {
     const row = await rt.store.db
       .selectFrom('submissions')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -74,7 +53,7 @@ async function bare(): Promise<void> {
     logController: new LogController({ disableRequestLogging: true }),
   });
   app.post('/v1/:spaceId/forms/:key/submissions', async () => ({ ok: true, successMessage: 'Thanks!' }));
-  await listen(app, {}, async () => app.close());
+  await serveBenchChild(app, {}, async () => app.close());
 }
 
 const [mode, arg, schema] = process.argv.slice(2);

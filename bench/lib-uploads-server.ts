@@ -13,29 +13,8 @@ import { importBundle } from '../src/bundle/import-bundle.js';
 import { openRuntime } from '../src/cli/runtime.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
-import { peakRssMb } from './lib-peak-rss.js';
+import { serveBenchChild } from './lib-serve.js';
 import { UPLOADS_BUNDLE } from './lib-uploads-space.js';
-
-async function listen(app: ReturnType<typeof Fastify>, onStop: () => Promise<object>) {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const cpuAtListen = process.cpuUsage();
-  const address = app.server.address();
-  console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
-  process.once('SIGTERM', () => {
-    void (async () => {
-      const extra = await onStop();
-      const cpu = process.cpuUsage(cpuAtListen);
-      console.log(
-        JSON.stringify({
-          maxRssMb: peakRssMb(),
-          cpuMs: Math.round((cpu.user + cpu.system) / 1000),
-          ...extra,
-        }),
-      );
-      process.exit(0);
-    })();
-  });
-}
 
 async function folio(dataDir: string): Promise<void> {
   const config = loadConfig({
@@ -53,7 +32,7 @@ async function folio(dataDir: string): Promise<void> {
   const rt = await openRuntime(config);
   await importBundle(rt.store, rt.blobs, UPLOADS_BUNDLE, { baseDir: dataDir });
   const app = await buildApp(rt);
-  await listen(app, async () => {
+  await serveBenchChild(app, {}, async () => {
     const row = await rt.store.db
       .selectFrom('uploads')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -84,7 +63,7 @@ async function bare(dataDir: string): Promise<void> {
     }
     return reply.status(201).send({ id: `fup_${stored}`, name: 'x', size, type: 'application/pdf' });
   });
-  await listen(app, async () => {
+  await serveBenchChild(app, {}, async () => {
     await app.close();
     return { stored };
   });
