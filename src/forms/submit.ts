@@ -25,8 +25,14 @@ import {
 import { DEFAULT_SUCCESS_MESSAGE, KEY_FORMAT, localizeField, resolveText } from './definition/index.js';
 import type { FormSource, LoadedForm } from './form-source.js';
 import { readFormCounts } from './forms-repo.js';
-import { DEFAULT_HONEYPOT, formStatus, statusErrorCode, validateSubmission } from './rules/index.js';
-import type { FormDefinition, SubmittedValue } from './rules/index.js';
+import {
+  DEFAULT_HONEYPOT,
+  formStatus,
+  statusErrorCode,
+  usesTurnstile,
+  validateSubmission,
+} from './rules/index.js';
+import type { SubmittedValue } from './rules/index.js';
 import {
   type ConsentRecord,
   type SubmissionRecord,
@@ -130,7 +136,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     if (Object.keys(problems).length > 0) throw invalidFields(problems);
   }
   // Verified after validation, so a typo does not spend the visitor's single-use token.
-  if (usesTurnstile(def)) {
+  if (usesTurnstile(settings)) {
     const outcome = await deps.turnstile.verify(
       settings.turnstileSecret ?? '',
       controlString(req.body, CONTROL_KEYS.turnstile),
@@ -161,10 +167,6 @@ function invalidFields(errors: Readonly<Record<string, FieldError>>): FolioError
   return new FolioError('validation_failed', 'Some fields are not valid.', {
     details: { fields: { ...errors } },
   });
-}
-
-export function usesTurnstile(def: FormDefinition): boolean {
-  return Boolean(def.settings.turnstileSiteKey) && Boolean(def.settings.turnstileSecret);
 }
 
 /** spec 3.1: 409 when not open; the message is the form's closed message when it has one. */

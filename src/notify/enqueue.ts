@@ -1,7 +1,7 @@
 // Notifications of a valid submission are jobs written in the submission's own transaction (spec 3.2, 4.4 rule 6):
 // they exist exactly when the submission does, and the job runner sends them after the commit.
 
-import type { FormDefinition } from '../forms/rules/index.js';
+import { type FormDefinition, usesTurnstile } from '../forms/rules/index.js';
 import { type NewJob, enqueueJobs } from '../jobs/outbox-repo.js';
 import type { Queryable } from '../store/spaces-repo.js';
 import {
@@ -51,10 +51,13 @@ export async function enqueueNotifications(tx: Queryable, n: SubmissionNotice): 
   if (typeof chatUrl === 'string' && chatUrl !== '') {
     job(NOTIFY_CHAT, chatJobId(n.submissionId), { ...common, url: chatUrl } satisfies ChatJob);
   }
-  // spec 4.4 rule 4: only Turnstile forms confirm (the same test as submit.ts `usesTurnstile`), so a script
+  // spec 4.4 rule 4: only Turnstile forms confirm , so a script
   // cannot use the form to mail arbitrary addresses.
-  const turnstile = Boolean(settings.turnstileSiteKey) && Boolean(settings.turnstileSecret);
-  if (settings.confirmationEmail && turnstile && visitorAddress(n.form.fields, n.values) !== null) {
+  if (
+    settings.confirmationEmail &&
+    usesTurnstile(settings) &&
+    visitorAddress(n.form.fields, n.values) !== null
+  ) {
     job(NOTIFY_CONFIRMATION, confirmationJobId(n.submissionId), common);
   }
   // One statement for all of them: a submission that notifies five ways costs one round trip, not five.

@@ -1,7 +1,7 @@
 // The form as delivered (spec 2.9): texts resolved along the locale chain, shared lists resolved into
 // options, translations, secrets and notification settings left out, status evaluated now (spec 3.1).
 
-import { formStatus } from '../rules/status.js';
+import { formStatus, usesTurnstile } from '../rules/status.js';
 import type { FormStatus } from '../rules/status.js';
 import { DEFAULT_HONEYPOT } from '../rules/types.js';
 import type { FieldTranslation, FormDefinition, FormField, FormOption } from '../rules/types.js';
@@ -155,7 +155,7 @@ function timestamp(value: string | null | undefined): string | null {
 export function deliverForm(def: FormDefinition, opts: DeliverOptions): DeliveredForm {
   const chain = fullChain(opts.localeChain, opts.defaultLocale);
   const s = def.settings;
-  const turnstile = Boolean(s.turnstileSiteKey) && Boolean(s.turnstileSecret);
+  const turnstile = usesTurnstile(s);
   return {
     key: def.key,
     name: def.name,

@@ -54,7 +54,7 @@ export type { FieldResult, ValidateOptions, ValidationResult } from './validate.
 export { resolveListOptions, validateFieldValue, validateSubmission } from './validate.js';
 
 export type { FormStatus, StatusContext } from './status.js';
-export { formStatus, statusErrorCode } from './status.js';
+export { formStatus, statusErrorCode, usesTurnstile } from './status.js';
 
 export type { FormEntry } from './form-data.js';
 export { formDataToRecord } from './form-data.js';

@@ -49,3 +49,11 @@ export function statusErrorCode(
       return null;
   }
 }
+
+/**
+ * spec 2.12, 4.4 rules 4 and 5: a form uses Turnstile when both its site key and its secret are set. The one
+ * definition of it for delivery (`turnstile`), submissions, uploads and confirmation emails.
+ */
+export function usesTurnstile(settings: Pick<FormSettings, 'turnstileSiteKey' | 'turnstileSecret'>): boolean {
+  return Boolean(settings.turnstileSiteKey) && Boolean(settings.turnstileSecret);
+}

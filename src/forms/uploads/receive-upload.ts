@@ -14,8 +14,8 @@ import { CONTROL_KEYS } from '../controls.js';
 import { KEY_FORMAT } from '../definition/index.js';
 import type { FormSource } from '../form-source.js';
 import { fieldError, type FieldError } from '../rules/codes.js';
-import type { FormField } from '../rules/index.js';
-import { checkStatus, usesTurnstile } from '../submit.js';
+import { type FormField, usesTurnstile } from '../rules/index.js';
+import { checkStatus } from '../submit.js';
 import type { TurnstileVerifier } from '../turnstile.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, acceptsSniffed, sniffFile } from './sniff.js';
 import { completeUpload, deleteUploadRow, insertPendingUpload } from './uploads-repo.js';
@@ -158,7 +158,7 @@ export async function receiveUpload(deps: UploadDeps, req: UploadRequest): Promi
     now: req.now,
   });
   // spec 4.4 rule 5: only forms with Turnstile take files (checked before any byte is read).
-  if (!usesTurnstile(def))
+  if (!usesTurnstile(def.settings))
     throw new FolioError('turnstile_required', 'This form does not use Turnstile, so it takes no files.');
 
   const got: Collected = { field: null, token: undefined, stored: null };
