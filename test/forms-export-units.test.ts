@@ -1,8 +1,11 @@
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cellOf, planColumns, submittedFieldKeys } from '../src/forms/export/columns.js';
 import { csvField, csvRecord, neutralizeFormula, UTF8_BOM } from '../src/forms/export/csv.js';
 import { csvHeader, csvLine, type ExportRow, ndjsonLine } from '../src/forms/export/formats.js';
+import { RunningExports } from '../src/forms/export/running-exports.js';
 import { parseCsv } from './helpers/csv.js';
 
 describe('CSV cells (RFC 4180, OWASP CSV injection)', () => {
@@ -159,5 +162,37 @@ describe('export lines', () => {
       values: { text: 'two\nlines\u2028' },
       consent: {},
     });
+  });
+});
+
+describe('RunningExports (a bound on exports streaming at once per instance)', () => {
+  it('refuses past the bound and gives a slot back when a body ends, fails or is abandoned', async () => {
+    const running = new RunningExports(2);
+    expect(running.tryAcquire()).toBe(true);
+    expect(running.tryAcquire()).toBe(true);
+    expect(running.tryAcquire()).toBe(false);
+
+    const ended = Readable.from(['a', 'b'], { objectMode: false });
+    running.releaseWhenClosed(ended);
+    for await (const chunk of ended) expect(String(chunk)).toMatch(/a|b/);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(running.count).toBe(1);
+
+    expect(running.tryAcquire()).toBe(true);
+    const failed = new Readable({ read() {} });
+    running.releaseWhenClosed(failed);
+    const failedClosed = new Promise((resolve) => failed.once('close', resolve));
+    failed.on('error', () => {});
+    failed.destroy(new Error('store went away'));
+    await failedClosed;
+    expect(running.count).toBe(1);
+
+    const abandoned = new Readable({ read() {} });
+    running.releaseWhenClosed(abandoned);
+    abandoned.destroy();
+    await once(abandoned, 'close');
+    expect(running.count).toBe(0);
+    running.release();
+    expect(running.count).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { StoreConfig } from '../server/config.js';
 import type { StoreDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
@@ -97,7 +98,7 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
   // Nor may a connection lost while a client is checked out (the pool listens only to idle ones): the running
   // query fails (503 unavailable) and the pool drops the client when it comes back.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return {
     db,
     dialect: postgresDialect,

@@ -85,6 +85,38 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The scope's rows up to and including `upTo` in export order. */
+function scopedUpTo(store: Store, scope: ExportScope, upTo: RowKey): SubmissionsQuery {
+  return scoped(store, scope)
+    .where('created_at', '<=', upTo.createdAt)
+    .where((eb) => eb.or([eb('created_at', '<', upTo.createdAt), eb('id', '<=', upTo.id)]));
+}
+
+/**
+ * Every row up to `upTo`, oldest first, in batches of `batch`, from one query read through a server-side cursor
+ * (engines with `streamsRows` only). One query sorts once, where pages would each search the index again; and
+ * node-postgres reads a cursor's rows `batch` at a time, where a page's rows arrive as one result whose garbage
+ * outlives young-generation collections and grew the heap by 70–90 MB over a 100k-row export. Stopping early
+ * (the client went away) closes the cursor and gives the connection back.
+ */
+export async function* streamExportRows(
+  store: Store,
+  scope: ExportScope,
+  upTo: RowKey,
+  batch: number,
+): AsyncGenerator<ExportRow[]> {
+  const query = scopedUpTo(store, scope, upTo).select(COLUMNS).orderBy('created_at').orderBy('id');
+  let rows: ExportRow[] = [];
+  for await (const r of query.stream(batch)) {
+    rows.push(exportRow(store, r));
+    if (rows.length === batch) {
+      yield rows;
+      rows = [];
+    }
+  }
+  if (rows.length > 0) yield rows;
+}
+
 /**
  * Where the next page starts: after every row up to `createdAt` (`id` null), or among the rows sharing the
  * timestamp `createdAt`, after `id`. Null: from the start.
@@ -121,9 +153,7 @@ export async function readExportPage(
   range: { from: PagePosition; upTo: RowKey; limit: number },
 ): Promise<{ rows: ExportRow[]; next: PagePosition | 'end' }> {
   const { from, upTo, limit } = range;
-  const upToHere = scoped(store, scope)
-    .where('created_at', '<=', upTo.createdAt)
-    .where((eb) => eb.or([eb('created_at', '<', upTo.createdAt), eb('id', '<=', upTo.id)]));
+  const upToHere = scopedUpTo(store, scope, upTo);
   if (from !== null && from.id !== null) {
     const tied = await upToHere
       .where('created_at', '=', from.createdAt)

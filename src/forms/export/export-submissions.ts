@@ -13,6 +13,7 @@ import {
   readExportPage,
   readPublishedFieldKeys,
   type RowKey,
+  streamExportRows,
 } from './export-repo.js';
 import { csvHeader, csvLine, type ExportFormat, type ExportRow, ndjsonLine } from './formats.js';
 
@@ -42,13 +43,20 @@ export interface PreparedExport {
   stream: Readable;
 }
 
-/** Every row of the scope up to `upTo`, in pages, oldest first. */
+/**
+ * Every row of the scope up to `upTo`, oldest first, in batches of `limit`: streamed from one cursor where the
+ * engine can, else in keyset pages (SQLite's one connection must not be held for as long as a client reads).
+ */
 async function* pages(
   store: Store,
   scope: ExportScope,
   upTo: RowKey,
   limit: number,
 ): AsyncGenerator<ExportRow[]> {
+  if (store.dialect.streamsRows) {
+    yield* streamExportRows(store, scope, upTo, limit);
+    return;
+  }
   let from: PagePosition = null;
   for (;;) {
     const { rows, next } = await readExportPage(store, scope, { from, upTo, limit });
@@ -106,16 +114,12 @@ export async function prepareExport(req: ExportRequest): Promise<PreparedExport>
     let settled = false;
     try {
       if (format === 'csv') yield csvHeader(columns);
-      let from: PagePosition = null;
-      let more = last !== null;
-      while (more && last !== null) {
-        const page = await readExportPage(store, scope, { from, upTo: last, limit });
-        sent += page.rows.length;
-        more = page.next !== 'end';
-        if (page.next !== 'end') from = page.next;
-        // One chunk per page, and nothing of the page used after the yield: while the socket drains, the
-        // generator holds the encoded chunk at most, never the page's rows.
-        if (page.rows.length > 0) yield page.rows.map(encode).join('');
+      if (last !== null) {
+        for await (const rows of pages(store, scope, last, limit)) {
+          sent += rows.length;
+          // One chunk per page: while the socket drains, the generator holds the encoded chunk, not the rows.
+          yield rows.map(encode).join('');
+        }
       }
       settled = true;
     } catch (err) {

@@ -3,12 +3,16 @@ import { managementAuth } from '../../auth/management-auth.js';
 import { requireScopes } from '../../auth/scopes.js';
 import { single } from '../../delivery/params.js';
 import type { AppServices } from '../../server/app.js';
-import { invalidQuery, notFound } from '../../server/errors.js';
+import { FolioError, invalidQuery, notFound } from '../../server/errors.js';
 import { attachmentDisposition } from '../file-routes.js';
 import { applyInboxFilter, parseInboxFilter } from '../inbox/filter.js';
 import { hasFormOrSubmissions } from '../management.js';
 import { prepareExport } from './export-submissions.js';
 import { CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from './formats.js';
+import { RunningExports } from './running-exports.js';
+
+/** Seconds a client refused for too many running exports is told to wait. */
+const EXPORT_RETRY_AFTER = 10;
 
 type Params = { spaceId: string; key: string };
 
@@ -27,6 +31,7 @@ function parseFormat(query: Record<string, unknown>): ExportFormat {
 export async function formExportRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { store, tokens } = opts.services;
   const clock = opts.services.clock ?? (() => new Date());
+  const running = new RunningExports();
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
   app.addHook('onRequest', managementAuth(tokens));
   app.addHook('onRequest', async (request) => requireScopes(request, 'forms.read'));
@@ -43,13 +48,27 @@ export async function formExportRoutes(app: FastifyInstance, opts: { services: A
       const filter = parseInboxFilter(filterQuery);
       // A deleted form's submissions export until their retention ends, like the list (spec 3.2).
       if (!(await hasFormOrSubmissions(store, spaceId, key))) throw notFound(`Form "${key}" not found.`);
-      const prepared = await prepareExport({
-        store,
-        scope: { spaceId, formKey: key, narrow: (qb) => applyInboxFilter(qb, filter, store.dialect) },
-        format,
-        actor: request.managementToken?.id ?? '',
-        log: request.log,
-      });
+      if (!running.tryAcquire()) {
+        reply.header('retry-after', String(EXPORT_RETRY_AFTER));
+        throw new FolioError(
+          'rate_limited',
+          `Too many exports are running on this instance; retry in ${EXPORT_RETRY_AFTER} s.`,
+        );
+      }
+      let prepared;
+      try {
+        prepared = await prepareExport({
+          store,
+          scope: { spaceId, formKey: key, narrow: (qb) => applyInboxFilter(qb, filter, store.dialect) },
+          format,
+          actor: request.managementToken?.id ?? '',
+          log: request.log,
+        });
+      } catch (err) {
+        running.release();
+        throw err;
+      }
+      running.releaseWhenClosed(prepared.stream);
       const date = clock().toISOString().slice(0, 10);
       return reply
         .header('content-type', CONTENT_TYPES[format])
