@@ -1,7 +1,10 @@
+import { type Crop, cropParam, cropSignature } from '../assets/crop.js';
 import { spaceDirectoryOf } from '../cluster/space-directory.js';
 import type { AssetDoc } from '../content/model.js';
 import { redirectForPath } from '../redirects/resolve-redirects.js';
+import type { AppServices } from '../server/app.js';
 import { FolioError, invalidQuery, notFound } from '../server/errors.js';
+import { deriveKey } from '../store/secrets-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace, type SpaceRow } from '../store/spaces-repo.js';
 import { AuthoringView, type ContentView, PublishedView } from './content-view.js';
@@ -11,7 +14,16 @@ import { type DeliveredEntry, type Included, resolveEntries } from './resolve.js
 export interface DeliveryDeps {
   store: Store;
   publicUrl: string;
+  /** Signs the crops in delivered asset urls (spec 2.3 rule 2): `deriveKey(masterKey, 'image-crops')`. */
+  cropKey: Buffer;
 }
+
+/** The delivery dependencies every route plugin builds from the app's services. */
+export const deliveryDepsOf = (services: AppServices): DeliveryDeps => ({
+  store: services.store,
+  publicUrl: services.config.publicUrl,
+  cropKey: deriveKey(services.masterKey, 'image-crops'),
+});
 
 export interface Request {
   spaceId: string;
@@ -60,10 +72,17 @@ export async function openScope(deps: DeliveryDeps, req: Request): Promise<Scope
   return { space, view, params, pinned: params.cv !== undefined };
 }
 
+/**
+ * The url of an asset's file; for a cropped usage it carries the crop and its signature (spec 2.3 rule 2), which
+ * sites keep when they add `w`, `preset` and the other image parameters.
+ */
 export const assetUrlFor =
   (deps: DeliveryDeps, spaceId: string) =>
-  (asset: AssetDoc): string =>
-    `${deps.publicUrl}/v1/${spaceId}/assets/${asset.id}/${encodeURIComponent(asset.filename)}`;
+  (asset: AssetDoc, crop: Crop | null = null): string => {
+    const url = `${deps.publicUrl}/v1/${spaceId}/assets/${asset.id}/${encodeURIComponent(asset.filename)}`;
+    if (crop === null) return url;
+    return `${url}?crop=${cropParam(crop)}&sig=${cropSignature(deps.cropKey, spaceId, asset.id, crop)}`;
+  };
 
 async function deliver(deps: DeliveryDeps, scope: Scope, ids: string[]) {
   const found = await scope.view.entries(ids);

@@ -1,3 +1,4 @@
+import { type Crop, parseContentCrop } from '../assets/crop.js';
 import { pickLocalized } from '../content/locales.js';
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, FieldDef, TypeMap } from '../content/model.js';
 
@@ -8,7 +9,8 @@ export interface RenderContext {
   assets: ReadonlyMap<string, AssetDoc>;
   /** Entries visible in this view that the rendered fields may point at. */
   entries: ReadonlyMap<string, EntrySnapshot>;
-  assetUrl: (asset: AssetDoc) => string;
+  /** The asset's url; with a crop, signed (spec 2.3 rule 2). */
+  assetUrl: (asset: AssetDoc, crop?: Crop | null) => string;
   /** Delivered forms by key (spec 2.9); a form field whose form is absent delivers `definition: null`. */
   forms?: ReadonlyMap<string, unknown>;
 }
@@ -234,7 +236,7 @@ interface DeliveredAsset {
   width: number | null;
   height: number | null;
   focal: { x: number; y: number } | null;
-  crop: { x: number; y: number; width: number; height: number } | null;
+  crop: Crop | null;
   alt: string | null;
   title: string | null;
   credit: string | null;
@@ -257,7 +259,8 @@ function renderAsset(ref: unknown, ctx: RenderContext): DeliveredAsset | null {
       break;
     }
   }
-  const crop = isObj(usage.crop) ? (usage.crop as unknown as DeliveredAsset['crop']) : null;
+  // Checked, never cast: a malformed crop in content delivers as no crop (and an unsigned url).
+  const crop = parseContentCrop(usage.crop);
   let { width, height, focal } = doc;
   if (crop && width !== null && height !== null) {
     // spec 2.3 rule 2: width, height and focal describe the cropped image.
@@ -271,7 +274,7 @@ function renderAsset(ref: unknown, ctx: RenderContext): DeliveredAsset | null {
   }
   return {
     asset: doc.id,
-    url: ctx.assetUrl(doc),
+    url: ctx.assetUrl(doc, crop),
     filename: doc.filename,
     mime: doc.mime,
     size: doc.size,

@@ -1,3 +1,4 @@
+import type { Crop } from '../assets/crop.js';
 import type { AssetDoc, EntrySnapshot, TypeMap } from '../content/model.js';
 import type { ContentView } from './content-view.js';
 import { collectNeeds, emptyNeeds, type Needs, renderFields, type RenderContext } from './render-fields.js';
@@ -9,7 +10,7 @@ export interface ResolveParams {
   include: ReadonlySet<string>;
   /** Root fields to return (spec 4.1 `fields`); all when undefined. */
   fields: ReadonlySet<string> | undefined;
-  assetUrl: (asset: AssetDoc) => string;
+  assetUrl: (asset: AssetDoc, crop?: Crop | null) => string;
 }
 
 export interface DeliveredEntry {

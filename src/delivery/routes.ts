@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflight } from '../auth/delivery-auth.js';
 import type { AppServices } from '../server/app.js';
-import { notFound } from '../server/errors.js';
-import { getAsset } from '../store/authoring-repo.js';
 import {
-  type DeliveryDeps,
+  deliveryDepsOf,
   entryById,
   entryByPath,
   globalByKey,
@@ -30,25 +28,8 @@ export function cacheHeaders(reply: FastifyReply, scope: Scope): void {
 /** The public delivery API under /v1/<spaceId> (spec 4.2). Handlers parse, call the service, set headers. */
 export async function deliveryRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { services } = opts;
-  const deps: DeliveryDeps = { store: services.store, publicUrl: services.config.publicUrl };
+  const deps = deliveryDepsOf(services);
   app.options('/v1/:spaceId/*', (request, reply) => preflight(request, reply));
-
-  // Asset files are public by unguessable id, like any CDN image URL; <img> tags cannot send tokens.
-  app.get<{ Params: Params & { assetId: string; filename: string } }>(
-    '/v1/:spaceId/assets/:assetId/:filename',
-    async (request, reply) => {
-      const asset = await getAsset(deps.store, request.params.spaceId, request.params.assetId);
-      const blob = asset ? await services.blobs.get(asset.blobKey) : null;
-      if (!asset || !blob) throw notFound('Asset not found.');
-      return reply
-        .header('content-type', asset.doc.mime)
-        .header('content-length', String(blob.size))
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-        .send(blob.stream);
-    },
-  );
 
   // Public reads: the delivery pipeline (auth, limits, cache) runs for routes marked `delivery: 'read'`.
   await app.register(async (scoped) => {

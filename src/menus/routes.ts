@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type DeliveryDeps, openScope } from '../delivery/delivery-service.js';
+import { deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { rejectUnknown, single } from '../delivery/params.js';
 import { cacheHeaders } from '../delivery/routes.js';
 import type { AppServices } from '../server/app.js';
@@ -13,7 +13,7 @@ const MENU_PARAMS = ['locale', 'cv', 'draft', 'release'];
 
 /** `GET /menus/<key>` and `GET /menus?keys=` (spec 2.5, 4.2): public reads through the delivery pipeline. */
 export async function menuRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
-  const deps: DeliveryDeps = { store: opts.services.store, publicUrl: opts.services.config.publicUrl };
+  const deps = deliveryDepsOf(opts.services);
   const read = { config: { delivery: 'read' as const } };
 
   app.get<{ Params: Params & { key: string }; Querystring: Query }>(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type DeliveryDeps, openScope } from '../delivery/delivery-service.js';
+import { deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { rejectUnknown } from '../delivery/params.js';
 import { cacheHeaders } from '../delivery/routes.js';
 import type { AppServices } from '../server/app.js';
@@ -13,7 +13,7 @@ type Query = Record<string, unknown>;
  * resolved, as `{ redirects, cv }`. Redirects are published content: `cv` pins them like everything else.
  */
 export async function redirectRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
-  const deps: DeliveryDeps = { store: opts.services.store, publicUrl: opts.services.config.publicUrl };
+  const deps = deliveryDepsOf(opts.services);
   app.get<{ Params: Params; Querystring: Query }>(
     '/v1/:spaceId/redirects',
     { config: { delivery: 'read' } },

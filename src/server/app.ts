@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { imageRoutes } from '../assets/image-routes.js';
 import { TokenCache } from '../auth/token-cache.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { edgePlugin } from '../cluster/edge-plugin.js';
@@ -60,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Route plugins, one per domain. Public reads mark their routes `config: { delivery: 'read' }`.
   await app.register(deliveryRoutes, { services });
+  await app.register(imageRoutes, { services });
   await app.register(listRoutes, { services });
   await app.register(formRoutes, { services });
   await app.register(formManagementRoutes, { services });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../../server/app.js';
 import { deriveKey } from '../../store/secrets-repo.js';
-import { openScope, type Scope } from '../delivery-service.js';
+import { deliveryDepsOf, openScope, type Scope } from '../delivery-service.js';
 import { rejectUnknown } from '../params.js';
 import { LIST_PARAMS, rejectNul } from './list-params.js';
 import { type ListDeps, listEntries, queryWithCursorCv } from './list-service.js';
@@ -23,11 +23,7 @@ function cacheHeaders(reply: FastifyReply, scope: Scope): void {
 /** GET /entries, /tree, /sitemap and /lists/<key> under /v1/<spaceId> (spec 4.2, 4.3). */
 export async function listRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { services } = opts;
-  const deps: ListDeps = {
-    store: services.store,
-    publicUrl: services.config.publicUrl,
-    cursorKey: deriveKey(services.masterKey, 'cursor'),
-  };
+  const deps: ListDeps = { ...deliveryDepsOf(services), cursorKey: deriveKey(services.masterKey, 'cursor') };
   const read = { config: { delivery: 'read' as const } };
   const scopeOf = (spaceId: string, query: Query) => {
     rejectNul(query);

@@ -1,0 +1,68 @@
+import { availableParallelism } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { noneMatch } from '../cache/etag.js';
+import { deliveryDepsOf } from '../delivery/delivery-service.js';
+import type { AppServices } from '../server/app.js';
+import { notFound } from '../server/errors.js';
+import { deriveKey } from '../store/secrets-repo.js';
+import { attachmentDisposition } from '../forms/file-routes.js';
+import { configureSharp } from './derive.js';
+import { parseImageQuery, wantsDerived } from './image-params.js';
+import { ImageService } from './image-service.js';
+import { ImageWork } from './image-work.js';
+
+type Params = { spaceId: string; assetId: string; filename: string };
+
+/** Derived images kept in memory per process; the blob store keeps every one made. */
+const VARIANT_MEMORY_BYTES = 64 * 1024 * 1024;
+/** Derivations waiting for the CPU before a request is told to come back (503). */
+const MAX_WAITING = 500;
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Nothing in a served file runs as a page of the API's origin. */
+const SANDBOX = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * Asset files at `/v1/<spaceId>/assets/<assetId>/<filename>` (spec 2.3): public by unguessable id, like any CDN
+ * image URL (`<img>` sends no token). Without parameters the original file; with them a derived image
+ * (docs/api.md "Images"). SVG originals download as attachments: an SVG opened from the API origin is a page.
+ */
+export async function imageRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const { services } = opts;
+  // One derivation per core but one, and one libvips thread each: the event loop keeps a core for JSON.
+  configureSharp(1);
+  const images = new ImageService({
+    delivery: deliveryDepsOf(services),
+    blobs: services.blobs,
+    cropKey: deriveKey(services.masterKey, 'image-crops'),
+    work: new ImageWork({ concurrency: Math.max(1, availableParallelism() - 1), maxWaiting: MAX_WAITING }),
+    memoryBytes: VARIANT_MEMORY_BYTES,
+    log: app.log,
+  });
+
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
+    '/v1/:spaceId/assets/:assetId/:filename',
+    async (request, reply) => {
+      const { spaceId, assetId } = request.params;
+      reply.header('x-content-type-options', 'nosniff').header('content-security-policy', SANDBOX);
+      if (wantsDerived(request.query)) {
+        const query = parseImageQuery(request.query);
+        const image = await images.derived(spaceId, assetId, query, request.headers.accept);
+        if (image.negotiated) reply.header('vary', 'Accept');
+        reply.header('cache-control', IMMUTABLE).header('etag', image.etag);
+        if (noneMatch(request.headers['if-none-match'], image.etag)) return reply.code(304).send();
+        return reply.header('content-type', image.contentType).send(image.body);
+      }
+      const asset = await images.asset(spaceId, assetId);
+      const blob = await services.blobs.get(asset.blobKey);
+      if (!blob) throw notFound('Asset not found.');
+      if (asset.doc.mime === 'image/svg+xml')
+        reply.header('content-disposition', attachmentDisposition(asset.doc.filename));
+      return reply
+        .header('content-type', asset.doc.mime)
+        .header('content-length', String(blob.size))
+        .header('cache-control', IMMUTABLE)
+        .send(blob.stream);
+    },
+  );
+}
