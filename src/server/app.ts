@@ -14,6 +14,7 @@ import { jobsPlugin } from '../jobs/plugin.js';
 import { managementRoutes } from '../management/plugin.js';
 import { menuRoutes } from '../menus/routes.js';
 import { redirectRoutes } from '../redirects/routes.js';
+import { syncRoutes } from '../sync/routes.js';
 import type { Store } from '../store/open-store.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
 import type { Config } from './config.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(deliveryRoutes, { services });
   await app.register(imageRoutes, { services });
   await app.register(listRoutes, { services });
+  await app.register(syncRoutes, { services });
   await app.register(formRoutes, { services });
   await app.register(formManagementRoutes, { services });
   await app.register(formFileRoutes, { services });

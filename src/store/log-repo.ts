@@ -8,7 +8,7 @@ import type { Database } from './schema.js';
 type Versioned = 'entry_versions' | 'doc_versions' | 'entry_paths';
 
 /** The one visibility rule of the published log: cv_from <= cv AND (cv_to IS NULL OR cv_to > cv). */
-function visibleAt(cv: number): Expression<SqlBool> {
+export function visibleAt(cv: number): Expression<SqlBool> {
   return sql<SqlBool>`(cv_from <= ${cv} and (cv_to is null or cv_to > ${cv}))`;
 }
 

@@ -10,6 +10,7 @@ import { up0007ListRows } from './0007-list-rows.js';
 import { up0008UploadsNotifications } from './0008-uploads-notifications.js';
 import { up0009InboxPermissions } from './0009-inbox-permissions.js';
 import { up0010TokenGeneration } from './0010-token-generation.js';
+import { up0011SyncIndexes } from './0011-sync-indexes.js';
 
 type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 
@@ -28,6 +29,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0008-uploads-notifications', up0008UploadsNotifications],
   ['0009-inbox-permissions', up0009InboxPermissions],
   ['0010-token-generation', up0010TokenGeneration],
+  ['0011-sync-indexes', up0011SyncIndexes],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {

@@ -1,0 +1,138 @@
+import type { FastifyInstance } from 'fastify';
+import { readCursor, signCursor } from '../delivery/list/cursor.js';
+import { assetUrlFor, deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
+import { cvExpired, rejectUnknown, single } from '../delivery/params.js';
+import { cacheHeaders } from '../delivery/routes.js';
+import type { AppServices } from '../server/app.js';
+import { invalidQuery } from '../server/errors.js';
+import { deriveKey } from '../store/secrets-repo.js';
+import { type SyncPosition, syncPage, validPosition } from './sync-service.js';
+
+type Params = { spaceId: string };
+type Query = Record<string, unknown>;
+
+const SYNC_PARAMS = ['since', 'cv', 'cursor', 'limit', 'locale', 'full', 'include', 'fields'] as const;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+const CV = /^(0|[1-9]\d{0,9})$/;
+
+function intParam(query: Query, name: string, min: number, max: number): number | undefined {
+  const raw = single(query, name);
+  if (raw === undefined) return undefined;
+  const n = CV.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= max))
+    throw invalidQuery(`Parameter "${name}" must be an integer from ${min} to ${max}.`, name);
+  return n;
+}
+
+/** What later pages must repeat: everything but the position, `since` and the cv, which the cursor carries. */
+const shapeOf = (query: Query): string =>
+  JSON.stringify(['locale', 'full', 'include', 'fields', 'limit'].map((n) => single(query, n) ?? null));
+
+/** The `since` and parameter shape a cursor was issued for (signed, but still checked, never cast). */
+function parseBound(text: string): { since: number; shape: string } | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [since, shape] = value as unknown[];
+    return Number.isSafeInteger(since) && typeof shape === 'string' ? { since: Number(since), shape } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `GET /v1/<spaceId>/sync?since=<cv>` (issue 16; docs/api.md "Sync"): what changed in the published content after
+ * `since` up to the current cv (or a pinned `cv`), keyset-paged; `nextCursor` carries `since`, the end cv and the
+ * position, so every page describes the same difference. Public and preview tokens; published content only.
+ */
+export async function syncRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const deps = deliveryDepsOf(opts.services);
+  const cursorKey = deriveKey(opts.services.masterKey, 'sync-cursor');
+
+  app.get<{ Params: Params; Querystring: Query }>(
+    '/v1/:spaceId/sync',
+    { config: { delivery: 'read' } },
+    async (request, reply) => {
+      const { query } = request;
+      rejectUnknown(query, SYNC_PARAMS);
+      const full = single(query, 'full');
+      if (full !== undefined && full !== '0' && full !== '1')
+        throw invalidQuery('Parameter "full" must be 0 or 1.', 'full');
+      const limit = intParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
+      let since = intParam(query, 'since', 0, Number.MAX_SAFE_INTEGER);
+      let toCv = intParam(query, 'cv', 1, Number.MAX_SAFE_INTEGER);
+      let from: SyncPosition = { source: 0, key: null };
+      const cursor = single(query, 'cursor');
+      if (cursor !== undefined) {
+        const state = readCursor(cursorKey, cursor);
+        const bad = () =>
+          invalidQuery('cursor: it belongs to other parameters (use nextCursor as given).', 'cursor');
+        const bound = parseBound(state.query);
+        const [source, key] = state.after;
+        from = { source: Number(source), key: typeof key === 'string' ? key : null };
+        if (bound === null || bound.shape !== shapeOf(query) || !validPosition(from)) throw bad();
+        const sinceInCursor = bound.since;
+        if ((since !== undefined && since !== sinceInCursor) || (toCv !== undefined && toCv !== state.cv))
+          throw bad();
+        since = sinceInCursor;
+        toCv = state.cv;
+      }
+      // Everything the scope parses (locale, include, fields, the pinned cv and its 410), as for /entries.
+      const scopeQuery: Query = {};
+      for (const name of ['locale', 'include', 'fields'] as const)
+        if (query[name] !== undefined) scopeQuery[name] = query[name];
+      if (toCv !== undefined) scopeQuery.cv = String(toCv);
+      const scope = await openScope(deps, { spaceId: request.params.spaceId, query: scopeQuery });
+      const to = scope.view.cv;
+      const fromCv = since ?? 0;
+      if (fromCv > to) throw invalidQuery(`since ${fromCv} is ahead of cv ${to}.`, 'since');
+      // History before the oldest kept cv is gone: the client must start over with a full sync.
+      if (fromCv > 0 && fromCv < scope.space.minCv) throw cvExpired(fromCv, scope.space.minCv);
+      const explicitLocale = query.locale !== undefined;
+      const locales =
+        explicitLocale || full === '1'
+          ? [scope.params.locale]
+          : scope.space.settings.locales.map((l) => l.code);
+      const page = await syncPage({
+        store: deps.store,
+        spaceId: scope.space.id,
+        range: { from: fromCv, to },
+        locales,
+        full:
+          full === '1'
+            ? {
+                view: scope.view,
+                resolve: {
+                  locale: scope.params.locale,
+                  chain: scope.params.chain,
+                  include: scope.params.include,
+                  fields: scope.params.fields,
+                  assetUrl: assetUrlFor(deps, scope.space.id),
+                },
+              }
+            : null,
+        from,
+        limit,
+      });
+      const nextCursor =
+        page.next === null
+          ? null
+          : signCursor(cursorKey, {
+              cv: to,
+              query: JSON.stringify([fromCv, shapeOf(query)]),
+              after: page.next.key === null ? [page.next.source] : [page.next.source, page.next.key],
+            });
+      // A page of a cursor is immutable like a pinned read: its end cv is fixed.
+      cacheHeaders(reply, cursor !== undefined ? { ...scope, pinned: true } : scope);
+      return {
+        changed: page.changed,
+        deleted: page.deleted,
+        ...(page.included === null ? {} : { included: page.included }),
+        fromCv,
+        toCv: to,
+        nextCursor,
+      };
+    },
+  );
+}
