@@ -50,7 +50,9 @@ describe.each(ENGINES)('webhooks on %s (spec 6, Standard Webhooks)', (engine) =>
     const hook = await register(t, receiver.url);
     expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     const cv = await saveMenu(t);
-    const [first] = await receiver.waitFor((r) => r.length >= 1);
+    // Every publish also sends content.published: pick the menu's event.
+    const isMenu = (x: Received) => json(x).type === 'menu.updated';
+    const first = (await receiver.waitFor((r) => r.some(isMenu))).find(isMenu);
     expect(verifyStandardWebhook(hook.secret, first!.headers, first!.body)).toBe(true);
     expect(
       verifyStandardWebhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, first!.headers, first!.body),
@@ -63,7 +65,8 @@ describe.each(ENGINES)('webhooks on %s (spec 6, Standard Webhooks)', (engine) =>
     const rename = await t.api('POST', '/entries/ent_about/rename', { slug: 'about-us' });
     const all = await receiver.waitFor((r) => r.some((x) => json(x).type === 'redirect.updated'));
     const redirect = all.find((x) => json(x).type === 'redirect.updated')!;
-    expect(json(redirect).data).toEqual({ cv: rename.body.cv });
+    // The CDN tags to purge (issue 16) ride along.
+    expect(json(redirect).data).toEqual({ cv: rename.body.cv, keys: ['spc_test:redirects'] });
     for (const r of all) expect(verifyStandardWebhook(hook.secret, r.headers, r.body)).toBe(true);
     await t.api('DELETE', `/webhooks/${hook.id}`);
   });
@@ -188,7 +191,11 @@ describe.each(ENGINES)('webhook durability on %s', (engine) => {
       const [got] = await receiver.waitFor((r) => r.length >= 1);
       expect(got!.headers['webhook-id']).toBe(pending!.id);
       expect(verifyStandardWebhook(hook.secret, got!.headers, got!.body)).toBe(true);
-      expect(JSON.parse(got!.body).data).toEqual({ key: 'main', cv: saved.body.cv });
+      expect(JSON.parse(got!.body).data).toEqual({
+        key: 'main',
+        cv: saved.body.cv,
+        keys: ['spc_test:menu:main', 'spc_test:menus'],
+      });
     } finally {
       for (const close of onFinally) await close();
       await receiver.close();

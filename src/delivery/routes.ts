@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cacheHeaders, cdnTag, entryTags } from './cache-headers.js';
 import { preflight } from '../auth/delivery-auth.js';
 import type { AppServices } from '../server/app.js';
 import {
@@ -9,21 +10,12 @@ import {
   globalsByKeys,
   loadSpace,
   openScope,
-  type Scope,
   spaceStatus,
 } from './delivery-service.js';
 import { COMMON_PARAMS, rejectUnknown, single } from './params.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
-
-/** spec 1.2 and 4.1: pinned responses are immutable; previews are never cached. */
-export function cacheHeaders(reply: FastifyReply, scope: Scope): void {
-  if (scope.view.mode !== 'published') reply.header('cache-control', 'private, no-store');
-  else if (scope.pinned) reply.header('cache-control', 'public, max-age=31536000, immutable');
-  else reply.header('cache-control', 'public, max-age=10, stale-while-revalidate=60');
-  reply.header('x-folio-cv', String(scope.view.cv));
-}
 
 /** The public delivery API under /v1/<spaceId> (spec 4.2). Handlers parse, call the service, set headers. */
 export async function deliveryRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
@@ -52,7 +44,7 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       rejectUnknown(request.query, COMMON_PARAMS);
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
       const body = await entryByPath(deps, scope, `/${request.params['*'] ?? ''}`);
-      cacheHeaders(reply, scope);
+      cacheHeaders(reply, scope, scope.space.id, entryTags(scope.space.id, [body.entry], body.included));
       return body;
     };
     scoped.get('/v1/:spaceId/entries/by-path/*', byPath);
@@ -64,7 +56,7 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
         rejectUnknown(request.query, COMMON_PARAMS);
         const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
         const body = await entryById(deps, scope, request.params.id);
-        cacheHeaders(reply, scope);
+        cacheHeaders(reply, scope, scope.space.id, entryTags(scope.space.id, [body.entry], body.included));
         return body;
       },
     );
@@ -75,7 +67,10 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
         rejectUnknown(request.query, COMMON_PARAMS);
         const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
         const body = await globalByKey(deps, scope, request.params.key);
-        cacheHeaders(reply, scope);
+        cacheHeaders(reply, scope, scope.space.id, [
+          cdnTag.of(scope.space.id, 'global', request.params.key),
+          ...entryTags(scope.space.id, [body.entry], body.included),
+        ]);
         return body;
       },
     );
@@ -84,7 +79,13 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       rejectUnknown(request.query, [...COMMON_PARAMS, 'keys']);
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
       const body = await globalsByKeys(deps, scope, single(request.query, 'keys'));
-      cacheHeaders(reply, scope);
+      const space = scope.space.id;
+      cacheHeaders(reply, scope, space, [
+        // Without `keys`, every global: a new one belongs in the answer.
+        ...(single(request.query, 'keys') === undefined ? [cdnTag.of(space, 'globals')] : []),
+        ...Object.keys(body.globals).map((key) => cdnTag.of(space, 'global', key)),
+        ...entryTags(space, Object.values(body.globals), body.included),
+      ]);
       return body;
     });
   });

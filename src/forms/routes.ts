@@ -1,3 +1,4 @@
+import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { rejectUnknown } from '../delivery/params.js';
@@ -88,11 +89,10 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
         query: request.query,
         now: clock(),
       });
-      reply.header(
-        'cache-control',
-        pinned ? 'public, max-age=31536000, immutable' : 'public, max-age=10, stale-while-revalidate=60',
-      );
-      reply.header('x-folio-cv', String(body.cv));
+      const { spaceId, key } = request.params;
+      cacheHeaders(reply, { view: { mode: 'published', cv: body.cv }, pinned }, spaceId, [
+        cdnTag.of(spaceId, 'form', key),
+      ]);
       return body;
     },
   );

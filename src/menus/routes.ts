@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { rejectUnknown, single } from '../delivery/params.js';
-import { cacheHeaders } from '../delivery/routes.js';
+import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
 import type { AppServices } from '../server/app.js';
 import { menuByKey, menusByKeys } from './menus-service.js';
+import type { DeliveredMenu, DeliveredMenuItem } from './render-menu.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -12,6 +13,22 @@ type Query = Record<string, unknown>;
 const MENU_PARAMS = ['locale', 'cv', 'draft', 'release'];
 
 /** `GET /menus/<key>` and `GET /menus?keys=` (spec 2.5, 4.2): public reads through the delivery pipeline. */
+/** A menu's tag and the entries it links to (their paths are in it). */
+function menuTags(space: string, menus: readonly DeliveredMenu[]): string[] {
+  const tags: string[] = [];
+  const walk = (items: readonly DeliveredMenuItem[]) => {
+    for (const item of items) {
+      if (item.entryId !== null) tags.push(cdnTag.of(space, 'entry', item.entryId));
+      walk(item.children);
+    }
+  };
+  for (const menu of menus) {
+    tags.push(cdnTag.of(space, 'menu', menu.key));
+    walk(menu.items);
+  }
+  return tags;
+}
+
 export async function menuRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const deps = deliveryDepsOf(opts.services);
   const read = { config: { delivery: 'read' as const } };
@@ -23,7 +40,8 @@ export async function menuRoutes(app: FastifyInstance, opts: { services: AppServ
       rejectUnknown(request.query, MENU_PARAMS);
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
       const body = await menuByKey(deps, scope, request.params.key);
-      cacheHeaders(reply, scope);
+      const menus = body.menu === undefined ? [] : [body.menu];
+      cacheHeaders(reply, scope, scope.space.id, menuTags(scope.space.id, menus));
       return body;
     },
   );
@@ -33,7 +51,11 @@ export async function menuRoutes(app: FastifyInstance, opts: { services: AppServ
     const { keys: _keys, ...common } = request.query;
     const scope = await openScope(deps, { spaceId: request.params.spaceId, query: common });
     const body = await menusByKeys(deps, scope, single(request.query, 'keys'));
-    cacheHeaders(reply, scope);
+    const all = single(request.query, 'keys') === undefined ? [cdnTag.of(scope.space.id, 'menus')] : [];
+    cacheHeaders(reply, scope, scope.space.id, [
+      ...all,
+      ...menuTags(scope.space.id, Object.values(body.menus)),
+    ]);
     return body;
   });
 }

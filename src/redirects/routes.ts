@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { rejectUnknown } from '../delivery/params.js';
-import { cacheHeaders } from '../delivery/routes.js';
+import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
 import type { AppServices } from '../server/app.js';
 import { redirectsFor } from './resolve-redirects.js';
 
@@ -22,7 +22,7 @@ export async function redirectRoutes(app: FastifyInstance, opts: { services: App
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
       const cv = scope.view.cv;
       const redirects = await redirectsFor(deps.store, scope.space.id, scope.params.locale, cv);
-      cacheHeaders(reply, scope);
+      cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'redirects')]);
       return { redirects, cv };
     },
   );

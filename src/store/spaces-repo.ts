@@ -1,3 +1,4 @@
+import { enqueueEvent } from '../jobs/outbox-repo.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { SpaceSettings } from '../content/model.js';
 import { pruneBefore } from './log-repo.js';
@@ -51,6 +52,8 @@ export async function withPublish<T>(
   const out = await store.db.transaction().execute(async (tx) => {
     const cv = await bumpCv(tx, spaceId);
     const result = await work(tx, cv);
+    // Every publish, whatever it changed: webhooks get the CDN tags to purge (issue 16, src/webhooks/event-keys.ts).
+    await enqueueEvent(tx, spaceId, 'content.published', { cv });
     await pruneIfDue(tx, store, spaceId, cv);
     return { cv, result };
   });

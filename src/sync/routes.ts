@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { readCursor, signCursor } from '../delivery/list/cursor.js';
 import { assetUrlFor, deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { cvExpired, rejectUnknown, single } from '../delivery/params.js';
-import { cacheHeaders } from '../delivery/routes.js';
+import { cacheHeaders } from '../delivery/cache-headers.js';
 import type { AppServices } from '../server/app.js';
 import { invalidQuery } from '../server/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
@@ -124,7 +124,8 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
               after: page.next.key === null ? [page.next.source] : [page.next.source, page.next.key],
             });
       // A page of a cursor is immutable like a pinned read: its end cv is fixed.
-      cacheHeaders(reply, cursor !== undefined ? { ...scope, pinned: true } : scope);
+      // It depends on everything in the space: the space's own tag.
+      cacheHeaders(reply, cursor !== undefined ? { ...scope, pinned: true } : scope, scope.space.id);
       return {
         changed: page.changed,
         deleted: page.deleted,

@@ -40,6 +40,8 @@ export interface DeletedItem {
   kind: SyncKind;
   id?: string;
   key?: string;
+  /** Entries: their type (lists of it lose them). */
+  type?: string;
 }
 
 /** The tables walked, in this order; a cursor names a position in it. */
@@ -117,7 +119,7 @@ function deletedItem(kind: SyncKind | 'entries', before: VersionAt): DeletedItem
   if (kind === 'entries')
     return before.row.type_kind === 'global'
       ? { kind: 'global', key: String(before.row.type), id: before.key }
-      : { kind: 'entry', id: before.key };
+      : { kind: 'entry', id: before.key, type: String(before.row.type) };
   return kind === 'redirect' || kind === 'asset' ? { kind, id: before.key } : { kind, key: before.key };
 }
 

@@ -3,6 +3,7 @@ import { enqueueJob, type EventPayload } from '../jobs/outbox-repo.js';
 import { type JobHandler, PermanentJobError } from '../jobs/runner.js';
 import { jobsEnqueued } from '../jobs/wakeup.js';
 import type { Store } from '../store/open-store.js';
+import { withEventKeys } from './event-keys.js';
 import { subscribes } from './events.js';
 import { postJson } from './send.js';
 import { signPayload } from './signing.js';
@@ -38,7 +39,8 @@ export function webhookBody(event: EventPayload): string {
  */
 function fanOut(deps: WebhookJobDeps): JobHandler {
   return async (job: ClaimedJob) => {
-    const event = job.payload as EventPayload;
+    // The CDN tags the change invalidates (issue 16), fixed here once for every endpoint and attempt.
+    const event = await withEventKeys(deps.store, job.payload as EventPayload);
     const endpoints = (await listWebhooks(deps.store, job.spaceId)).filter(
       (w) => w.enabled && subscribes(w.events, event.type),
     );

@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { cacheHeaders, cdnTag, entryTags } from '../cache-headers.js';
 import type { AppServices } from '../../server/app.js';
 import { deriveKey } from '../../store/secrets-repo.js';
-import { deliveryDepsOf, openScope, type Scope } from '../delivery-service.js';
-import { rejectUnknown } from '../params.js';
+import { deliveryDepsOf, openScope } from '../delivery-service.js';
+import { rejectUnknown, single } from '../params.js';
 import { LIST_PARAMS, rejectNul } from './list-params.js';
 import { type ListDeps, listEntries, queryWithCursorCv } from './list-service.js';
 import { LIST_DOC_PARAMS, optionList } from './option-lists.js';
@@ -11,14 +12,6 @@ import { entryTree, TREE_PARAMS } from './tree-service.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
-
-/** spec 1.2, 4.1: pinned (and cursor) responses are immutable; previews are never cached. */
-function cacheHeaders(reply: FastifyReply, scope: Scope): void {
-  if (scope.view.mode !== 'published') reply.header('cache-control', 'private, no-store');
-  else if (scope.pinned) reply.header('cache-control', 'public, max-age=31536000, immutable');
-  else reply.header('cache-control', 'public, max-age=10, stale-while-revalidate=60');
-  reply.header('x-folio-cv', String(scope.view.cv));
-}
 
 /** GET /entries, /tree, /sitemap and /lists/<key> under /v1/<spaceId> (spec 4.2, 4.3). */
 export async function listRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
@@ -37,7 +30,13 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
     const query = queryWithCursorCv(deps, request.query);
     const scope = await scopeOf(request.params.spaceId, query);
     const body = await listEntries(deps, scope, query);
-    cacheHeaders(reply, scope);
+    const space = scope.space.id;
+    // A new entry of the listed type belongs in the list; without a type, any entry.
+    const type = single(request.query, 'type');
+    cacheHeaders(reply, scope, space, [
+      type === undefined ? cdnTag.of(space, 'entries') : cdnTag.of(space, 'type', type),
+      ...entryTags(space, body.items, body.included),
+    ]);
     return body;
   });
 
@@ -45,7 +44,7 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
     rejectUnknown(request.query, TREE_PARAMS);
     const scope = await scopeOf(request.params.spaceId, request.query);
     const body = await entryTree(deps, scope, request.query);
-    cacheHeaders(reply, scope);
+    cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'entries')]);
     return body;
   });
 
@@ -53,7 +52,7 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
     rejectUnknown(request.query, SITEMAP_PARAMS);
     const scope = await scopeOf(request.params.spaceId, request.query);
     const stream = await sitemapStream(deps, scope, request.query);
-    cacheHeaders(reply, scope);
+    cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'entries')]);
     return reply.type('application/json; charset=utf-8').send(stream);
   });
 
@@ -64,7 +63,7 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
       rejectUnknown(request.query, LIST_DOC_PARAMS);
       const scope = await scopeOf(request.params.spaceId, request.query);
       const body = await optionList(deps, scope, request.params.key);
-      cacheHeaders(reply, scope);
+      cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'list', request.params.key)]);
       return body;
     },
   );

@@ -1,0 +1,91 @@
+// The CDN tags an event invalidates (issue 16): what a receiver purges by `Surrogate-Key` or `Cache-Tag` after a
+// change. Computed when the event fans out, from the published log (which never changes for a past cv), so every
+// delivery attempt of one event carries the same keys.
+
+import { cdnTag } from '../delivery/cache-headers.js';
+import type { EventPayload } from '../jobs/outbox-repo.js';
+import type { Store } from '../store/open-store.js';
+import { getSpace } from '../store/spaces-repo.js';
+import { type ChangedItem, type DeletedItem, syncPage, type SyncPosition } from '../sync/sync-service.js';
+
+/** Tags of one changed or deleted document (docs/api.md "CDN tags"). */
+export function tagsOfChange(space: string, item: ChangedItem | DeletedItem): string[] {
+  const id = item.id ?? '';
+  const key = item.key ?? '';
+  switch (item.kind) {
+    case 'entry': {
+      const type = item.type === undefined ? [] : [cdnTag.of(space, 'type', item.type)];
+      return [cdnTag.of(space, 'entry', id), cdnTag.of(space, 'entries'), ...type];
+    }
+    case 'global':
+      return [cdnTag.of(space, 'global', key), cdnTag.of(space, 'globals'), cdnTag.of(space, 'entry', id)];
+    case 'menu':
+      return [cdnTag.of(space, 'menu', key), cdnTag.of(space, 'menus')];
+    case 'redirect':
+      return [cdnTag.of(space, 'redirects')];
+    case 'asset':
+      return [cdnTag.of(space, 'asset', id)];
+    case 'form':
+      return [cdnTag.of(space, 'form', key)];
+    case 'list':
+      return [cdnTag.of(space, 'list', key)];
+  }
+}
+
+/** Documents per read of the difference. */
+const PAGE = 1000;
+
+/** Every tag the publish at `cv` changed: the difference between `cv - 1` and `cv`. */
+export async function publishedKeys(store: Store, spaceId: string, cv: number): Promise<string[]> {
+  const space = await getSpace(store, spaceId);
+  // History pruned (or the space gone): purge the whole space.
+  if (!space || cv - 1 < space.minCv || cv > space.cv) return [cdnTag.space(spaceId)];
+  const tags = new Set<string>();
+  let from: SyncPosition | null = { source: 0, key: null };
+  while (from !== null) {
+    const page = await syncPage({
+      store,
+      spaceId,
+      range: { from: cv - 1, to: cv },
+      // Tags do not depend on the locale; one locale gives each entry once.
+      locales: space.settings.locales.slice(0, 1).map((l) => l.code),
+      full: null,
+      from,
+      limit: PAGE,
+    });
+    for (const item of [...page.changed, ...page.deleted])
+      for (const t of tagsOfChange(spaceId, item)) tags.add(t);
+    from = page.next;
+  }
+  return [...tags].sort();
+}
+
+/** The event with `data.keys`, the tags its change invalidates; unchanged when it has them already. */
+export async function withEventKeys(store: Store, event: EventPayload): Promise<EventPayload> {
+  if (Array.isArray(event.data.keys)) return event;
+  const s = event.spaceId;
+  const key = (name: string) => (typeof event.data[name] === 'string' ? String(event.data[name]) : null);
+  let keys: string[];
+  switch (event.type) {
+    case 'content.published':
+      keys = await publishedKeys(store, s, Number(event.data.cv));
+      break;
+    case 'menu.updated': {
+      const menu = key('key');
+      keys = menu === null ? [cdnTag.of(s, 'menus')] : [cdnTag.of(s, 'menu', menu), cdnTag.of(s, 'menus')];
+      break;
+    }
+    case 'redirect.updated':
+      keys = [cdnTag.of(s, 'redirects')];
+      break;
+    case 'form.submitted': {
+      // A submission can fill a form (spec 2.11): its delivered status may change.
+      const form = key('form');
+      keys = form === null ? [] : [cdnTag.of(s, 'form', form)];
+      break;
+    }
+    default:
+      return event;
+  }
+  return { ...event, data: { ...event.data, keys } };
+}
