@@ -34,6 +34,7 @@ const DAY_MS = 24 * 60 * 60_000;
 /** A runner with every domain's handlers (`folio serve` in-process, `folio worker`, tests with options). */
 export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions> = {}): JobRunner {
   return new JobRunner(deps.store, {
+    leaseMs: deps.config.jobLeaseSeconds * 1000,
     handlers: buildJobHandlers(deps),
     sweeps: [
       (now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS)),

@@ -48,6 +48,11 @@ export interface Config {
   readonly secret: string | null;
   /** FOLIO_WORKER: run the outbox job runner inside `folio serve` (off when `folio worker` processes run it). */
   readonly worker: boolean;
+  /**
+   * JOB_LEASE_SECONDS: how long a claimed outbox job stays with its worker; a worker that died (SIGKILL, a lost
+   * machine) holds its jobs this long before another runs them. Above every handler's timeout (webhooks: 10 s).
+   */
+  readonly jobLeaseSeconds: number;
   /** WEBHOOK_ALLOW_PRIVATE: let webhook endpoints be loopback or private-network addresses (off: SSRF guard). */
   readonly webhookAllowPrivate: boolean;
   /** Forms (spec 4.4, 8): Turnstile's siteverify URL and timeout, and the submission rate limits per minute. */
@@ -217,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     demo: bool(env, 'FOLIO_DEMO', true),
     secret: secret(env),
     worker: bool(env, 'FOLIO_WORKER', true),
+    jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 15, 86_400),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     turnstileVerifyUrl:
       url(env, 'TURNSTILE_VERIFY_URL', ['http:', 'https:']) ??
