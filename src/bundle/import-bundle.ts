@@ -187,7 +187,13 @@ async function readAssets(bundle: Bundle, blobs: BlobStore, baseDir: string): Pr
       continue;
     }
     const filename = a.filename ?? basename(a.file);
-    const probed = await probeFile(data, filename);
+    const probe = await probeFile(data, { filename, size: data.length });
+    // A decompression bomb is refused from its header, before anything of it reaches the blob store.
+    if (!probe.ok) {
+      problems.push({ path: `assets[${i}].file`, message: probe.refusal.message });
+      continue;
+    }
+    const probed = probe.file;
     const blobKey = `assets/${bundle.space.id}/${a.id}/${safeSegment(filename)}`;
     await blobs.put(blobKey, data);
     const doc: AssetDoc = {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { managementAuth } from '../auth/management-auth.js';
 import { routeScopes } from '../auth/route-scopes.js';
 import { activityRoutes } from '../activity/management-routes.js';
+import { assetRoutes } from '../assets/asset-routes.js';
 import { menuManagementRoutes } from '../menus/management-routes.js';
 import { redirectManagementRoutes } from '../redirects/management-routes.js';
 import type { AppServices } from '../server/app.js';
@@ -50,6 +51,7 @@ export async function managementRoutes(app: FastifyInstance, opts: { services: A
       await scoped.register(webhookManagementRoutes, { services });
       await scoped.register(tokenRoutes, { services });
       await scoped.register(activityRoutes, { services });
+      await scoped.register(assetRoutes, { services });
     },
     { prefix: '/v1/spaces/:spaceId' },
   );
