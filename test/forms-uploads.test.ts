@@ -194,6 +194,31 @@ describe.each(cases)('form uploads on %s with %s blobs', (engine, blobKind) => {
     }
   });
 
+  it('takes a file part sent without a file name (busboy leaves it undefined): no 500', async () => {
+    const boundary = 'folio-nameless';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="cf-turnstile-response"\r\n\r\nXXXX.DUMMY.TOKEN.XXXX\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="field"\r\n\r\nphotos\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await t.inject({
+      method: 'POST',
+      url: '/v1/spc_test/forms/apply/uploads',
+      payload,
+      remoteAddress: VISITOR_IP,
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        authorization: `Bearer ${TOKENS.public}`,
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+    expect(res.body).toMatchObject(res.status === 201 ? { type: 'image/png' } : { error: {} });
+  });
+
   it('reports the type found in the content, not the one declared', async () => {
     const res = await upload('apply', [['field', 'photos'], file('photo.gif', 'image/gif', png)]);
     expect([res.status, res.body.type]).toEqual([201, 'image/png']);

@@ -46,7 +46,16 @@ async function* partsOf(request: FastifyRequest): AsyncGenerator<UploadPart> {
     if (next.done) return;
     const p = next.value;
     if (p.type === 'file') {
-      yield { kind: 'file', name: p.fieldname, filename: p.filename, mimetype: p.mimetype, stream: p.file };
+      // busboy takes a part without a file name for a file when its type is not text/plain, and then gives
+      // `filename` undefined whatever its type says: a nameless file, not a 500.
+      const filename: unknown = p.filename;
+      yield {
+        kind: 'file',
+        name: p.fieldname,
+        filename: typeof filename === 'string' ? filename : '',
+        mimetype: p.mimetype,
+        stream: p.file,
+      };
     } else {
       yield { kind: 'field', name: p.fieldname, value: typeof p.value === 'string' ? p.value : '' };
     }
