@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { assetUrlFor, deliveryDepsOf } from '../delivery/delivery-service.js';
 import type { AppServices } from '../server/app.js';
+import { multipartParts } from '../lib/multipart-parts.js';
 import { FolioError } from '../server/errors.js';
 import {
-  type AssetPart,
   getManagedAsset,
   ingestAsset,
   managedAsset,
@@ -15,51 +15,11 @@ import {
 
 type P = { spaceId: string };
 
-/** The parser's own failures are the client's: a malformed body, too many parts, a prototype key. */
-function multipartFailure(err: unknown): FolioError {
-  if (err instanceof FolioError) return err;
-  const code = isObjectWithCode(err) ? err.code : undefined;
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
-    return new FolioError('unsupported_media_type', 'Assets are uploaded as multipart/form-data.');
-  return new FolioError(
-    'invalid_body',
+const ASSET_MESSAGES = {
+  unsupported: 'Assets are uploaded as multipart/form-data.',
+  invalid:
     'The request body is not valid multipart form data with alt, title, credit, focal and one "file" last.',
-  );
-}
-
-const isObjectWithCode = (v: unknown): v is { code: unknown } =>
-  typeof v === 'object' && v !== null && 'code' in v;
-
-/** Multipart parts as the domain sees them; errors of the parser itself become 400 `invalid_body`. */
-async function* partsOf(request: FastifyRequest): AsyncGenerator<AssetPart> {
-  const iterator = request.parts();
-  while (true) {
-    let next: Awaited<ReturnType<typeof iterator.next>>;
-    try {
-      next = await iterator.next();
-    } catch (err) {
-      throw multipartFailure(err);
-    }
-    if (next.done) return;
-    const p = next.value;
-    if (p.type === 'file') {
-      // busboy takes a part without a file name for a file when its type is not text/plain: `filename` is then
-      // undefined, whatever the declared type says.
-      const filename: unknown = p.filename;
-      yield {
-        kind: 'file',
-        name: p.fieldname,
-        filename: typeof filename === 'string' ? filename : '',
-        mimetype: p.mimetype,
-        stream: p.file,
-      };
-    } else {
-      // A part sent as application/json arrives parsed; the domain parses the text itself, whichever way it came.
-      const value = typeof p.value === 'string' ? p.value : JSON.stringify(p.value);
-      yield { kind: 'field', name: p.fieldname, value, truncated: p.valueTruncated };
-    }
-  }
-}
+};
 
 /**
  * Asset upload in the management API (content.write, the plugin's default): POST /assets with multipart/form-data
@@ -98,7 +58,7 @@ export async function assetRoutes(app: FastifyInstance, opts: { services: AppSer
       if (!req.isMultipart())
         throw new FolioError('unsupported_media_type', 'Assets are uploaded as multipart/form-data.');
       const { spaceId } = req.params;
-      const { doc, cv } = await ingestAsset(deps, { spaceId, parts: partsOf(req) });
+      const { doc, cv } = await ingestAsset(deps, { spaceId, parts: multipartParts(req, ASSET_MESSAGES) });
       return reply.status(201).send({ asset: managedAsset(doc, urlOf(spaceId)(doc)), cv });
     },
   );
