@@ -7,24 +7,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordedResponse } from './lib-cache-server.js';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; average: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { type AutocannonResult, autocannon } from './lib-autocannon.js';
 
 const SERVER = join(import.meta.dirname, 'lib-cache-server.ts');
 const CONNECTIONS = 64;

@@ -9,27 +9,13 @@
  *      long the burst takes, JSON latency during it against idle, and the server's peak RSS (target < 1 GB).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
 import type { RecordedImage } from './lib-images-server.js';
-
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon } from './lib-autocannon.js';
 
 const SERVER = join(import.meta.dirname, 'lib-images-server.ts');
 const SPACE = 'spc_bench_images';

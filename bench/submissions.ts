@@ -8,30 +8,12 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
 import { BENCH_SPACE, BENCH_TOKEN } from './lib-submissions-space.js';
 import { dropSchema } from '../test/helpers/engines.js';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  '2xx': number;
-  duration: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  method: 'POST';
-  headers: Record<string, string>;
-  body: string;
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon } from './lib-autocannon.js';
 
 const SERVER = join(import.meta.dirname, 'lib-submissions-server.ts');
 const CONNECTIONS = 32;
