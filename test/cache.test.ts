@@ -44,11 +44,12 @@ describe.each(ENGINES)('the response cache on %s (spec 1.2, 8)', (engine) => {
     for (const h of ['content-type', 'cache-control', 'x-folio-cv'])
       expect(second.headers[h]).toBe(first.headers[h]);
     expect(second.headers['cache-control']).toBe('public, max-age=10, stale-while-revalidate=60');
-    // HEAD is answered by the handler (never from or into the cache), with the same headers and no body.
+    // HEAD is answered from the cache too, with the same headers and ETag and no body (test/edges.test.ts).
     const head = await app.inject({ method: 'HEAD', url, headers: pub });
     expect(head.statusCode).toBe(200);
     expect(head.body).toBe('');
     expect(head.headers['x-folio-cv']).toBe(first.headers['x-folio-cv']);
+    expect([head.headers['x-svc-cache'], head.headers.etag]).toEqual(['HIT-L1', first.headers.etag]);
   });
 
   it('falls back to L2 (Redis) when L1 lost the entry, and refills L1 from it', async () => {

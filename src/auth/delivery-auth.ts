@@ -10,34 +10,56 @@ declare module 'fastify' {
   }
 }
 
-/** The origin a browser request comes from: `Origin`, else the origin of `Referer`, else none (server-side). */
+/**
+ * The origin a browser request comes from: `Origin`, else the origin of `Referer`, else none (server-side).
+ * `Origin: null` (sandboxed iframes, `data:` and `file:` pages, some redirects) and a Referer that is not a URL
+ * are the opaque origin `"null"`: never one of a token's origins, so an origin-restricted token refuses them
+ * like any foreign site (RFC 6454 7.3: `null` for an origin that cannot be serialized).
+ */
 export function requestOrigin(request: FastifyRequest): string | null {
   const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== '' && origin !== 'null') return origin;
+  if (typeof origin === 'string' && origin !== '') return origin;
   const referer = request.headers.referer;
   if (typeof referer === 'string' && referer !== '') {
     try {
       return new URL(referer).origin;
     } catch {
-      return null;
+      return 'null';
     }
   }
   return null;
 }
 
-/** Bearer header first; the query string only carries public tokens (spec 5). */
+const PREVIEW_PREFIX = 'folio_prv_';
+
+/**
+ * Bearer header first; the query string only carries public tokens (spec 5). A preview token in a URL is refused
+ * whether or not it is valid (URLs end up in logs, histories and Referers); a `?token=` beside a different header
+ * token is refused rather than silently ignored, so the client learns which one it meant.
+ */
 function presentedToken(request: FastifyRequest): { value: string; via: 'header' | 'query' } | null {
+  const query = request.query as Record<string, unknown> | undefined;
+  const q = query?.token;
+  if (Array.isArray(q)) throw new FolioError('unauthorized', 'Send one token.');
+  const inQuery = typeof q === 'string' && q !== '' ? q : null;
+  if (inQuery?.startsWith(PREVIEW_PREFIX)) {
+    throw new FolioError(
+      'unauthorized',
+      'Preview tokens must be sent in the Authorization header, never in a URL.',
+    );
+  }
   const header = request.headers.authorization;
   if (typeof header === 'string' && header !== '') {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m?.[1]) throw new FolioError('unauthorized', 'The Authorization header must be "Bearer <token>".');
+    if (inQuery !== null && inQuery !== m[1])
+      throw new FolioError(
+        'unauthorized',
+        'The Authorization header and ?token= name different tokens; send one.',
+      );
     return { value: m[1], via: 'header' };
   }
-  const query = request.query as Record<string, unknown> | undefined;
-  const q = query?.token;
-  if (typeof q === 'string' && q !== '') return { value: q, via: 'query' };
-  if (Array.isArray(q)) throw new FolioError('unauthorized', 'Send one token.');
-  return null;
+  return inQuery === null ? null : { value: inQuery, via: 'query' };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseScopes } from '../auth/scopes.js';
 import { type ContentTypeDef, FIELD_TYPES, type FieldDef, hasPaths, TYPE_KINDS } from '../content/model.js';
 import { computePaths, pathKey } from '../content/paths.js';
+import { deeperThan, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { BUNDLE_FORMAT, type Bundle } from './format.js';
 import { at, isObject, isTimestamp, KEY, LOCALE, type Problem, Problems } from './problems.js';
 import { checkFields, type FieldContext } from './validate-fields.js';
@@ -49,6 +50,9 @@ export type BundleCheck = { ok: true; bundle: Bundle } | { ok: false; problems: 
 export function validateBundle(input: unknown): BundleCheck {
   const p = new Problems();
   if (!isObject(input)) return { ok: false, problems: [{ path: '$', message: 'must be a JSON object' }] };
+  // The checks below recurse (rich text, blocks, forms); a file from the CLI never passed the body depth guard.
+  if (deeperThan(input))
+    return { ok: false, problems: [{ path: '$', message: `nests deeper than ${MAX_JSON_DEPTH} levels` }] };
   if (input.format !== BUNDLE_FORMAT) p.add('format', `must be "${BUNDLE_FORMAT}"`);
   for (const key of Object.keys(input)) if (!TOP_LEVEL.has(key)) p.add(key, 'is not a member of a bundle');
   const arrays = [

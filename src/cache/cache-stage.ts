@@ -43,11 +43,15 @@ export interface CacheStageDeps {
   metrics: Metrics;
 }
 
-/** Sends a cached response; `X-Svc-Cache` names the layer (spec 8). */
+/**
+ * Sends a cached response; `X-Svc-Cache` names the layer (spec 8). HEAD gets the body too: Fastify's HEAD route
+ * (exposeHeadRoutes) drops it in its own onSend and sets Content-Length to the size a GET would have sent, which
+ * is also the only Content-Length a 304 may carry (RFC 9110 8.6).
+ */
 function sendCached(request: FastifyRequest, reply: FastifyReply, hit: CachedResponse, layer: string): void {
   reply.headers(hit.headers).header('x-svc-cache', layer);
   if (hit.etag !== undefined && noneMatch(request.headers['if-none-match'], hit.etag)) {
-    reply.code(304).send();
+    reply.code(304).send(request.method === 'HEAD' ? hit.body : undefined);
   } else reply.code(hit.status).send(hit.body);
 }
 
@@ -99,7 +103,9 @@ export function cacheStage({ cache, directory, metrics }: CacheStageDeps) {
   // Synchronous on an L1 hit: no promise between the request and the bytes.
   return (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
-    if (request.method !== 'GET' || config.delivery !== 'read') return undefined;
+    // HEAD is GET without the body (RFC 9110 9.3.2): same key, same ETag, same 304s.
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || config.delivery !== 'read')
+      return undefined;
     const spaceId = (request.params as { spaceId?: string }).spaceId;
     if (spaceId === undefined) return undefined;
     const optOut = config.cache === false;
@@ -116,6 +122,10 @@ export function cacheStage({ cache, directory, metrics }: CacheStageDeps) {
  * `not_found` (it depends on space, cv and path only; an old path's 404 carries its redirect, spec 7.3). Nothing
  * is stored when the cv moved while the request ran, so bytes never sit under another cv's key. The ETag is
  * computed once, here, and a matching `If-None-Match` gets its 304 already on the miss.
+ *
+ * A HEAD miss ran the GET handler: this root hook sees its whole body, before the HEAD route's own onSend (a
+ * route-level hook, so it runs after ours) drops it. That body is what GET would store; an empty one (already
+ * dropped, or a HEAD that is not GET's twin) is never stored, so a GET is never answered from a bodiless entry.
  */
 export function storeResponse({ cache, directory }: Pick<CacheStageDeps, 'cache' | 'directory'>) {
   return (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
@@ -128,6 +138,8 @@ export function storeResponse({ cache, directory }: Pick<CacheStageDeps, 'cache'
     if (typeof payload === 'string') body = Buffer.from(payload);
     else if (Buffer.isBuffer(payload)) body = payload;
     else return payload; // a stream: not cached
+    const head = request.method === 'HEAD';
+    if (head && body.length === 0) return payload;
     const cacheControl = String(reply.getHeader('cache-control') ?? '');
     if (status === 200 && /\b(private|no-store)\b/.test(cacheControl)) return payload;
     if (reply.hasHeader('set-cookie')) return payload;
@@ -148,7 +160,8 @@ export function storeResponse({ cache, directory }: Pick<CacheStageDeps, 'cache'
     cache.set(key, { status, headers, body, etag });
     if (etag !== undefined && noneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
-      return null;
+      // HEAD: the HEAD route's onSend needs a payload (it measures it for Content-Length, then drops it).
+      return head ? body : null;
     }
     return body;
   };

@@ -1,5 +1,6 @@
 import type { Crop } from '../assets/crop.js';
 import type { AssetDoc, EntrySnapshot, TypeMap } from '../content/model.js';
+import { type FolioError, invalidQuery } from '../server/errors.js';
 import type { ContentView } from './content-view.js';
 import { collectNeeds, emptyNeeds, type Needs, renderFields, type RenderContext } from './render-fields.js';
 
@@ -42,8 +43,11 @@ export interface Included {
   links: Record<string, DeliveredLink>;
 }
 
-// Dedup already guarantees termination; this bounds the memory one request can take.
-const MAX_INCLUDED = 5000;
+/**
+ * Dedup already guarantees termination; this bounds the memory one request can take. Past it the request is the
+ * client's to narrow (fewer `include` keys, fewer entries): 400 `invalid_query` naming `include`.
+ */
+export const MAX_INCLUDED = 5000;
 
 /**
  * Resolves root entries for delivery: loads what their fields point at (assets, linked and referenced
@@ -81,7 +85,7 @@ export async function resolveEntries(
       if (!s || includedSet.has(id) || rootIds.has(id)) continue;
       includedIds.push(id);
       includedSet.add(id);
-      if (includedIds.length > MAX_INCLUDED) throw new Error('include expanded to too many entries');
+      if (includedIds.length > MAX_INCLUDED) throw tooManyIncluded();
       collect(s, types, roundNeeds);
     }
     for (const a of roundNeeds.assets) needs.assets.add(a);
@@ -121,6 +125,13 @@ export async function resolveEntries(
     },
   };
 }
+
+const tooManyIncluded = (): FolioError =>
+  invalidQuery(
+    `include: the referenced entries exceed the limit of ${MAX_INCLUDED.toLocaleString('en')}; ` +
+      'name fewer reference fields in include, or ask for fewer entries.',
+    'include',
+  );
 
 function collect(s: EntrySnapshot, types: TypeMap, needs: Needs): void {
   const type = types.get(s.type);

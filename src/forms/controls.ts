@@ -28,12 +28,25 @@ export function storableText(text: string): string {
   return SURROGATE.test(out) ? out.replace(LONE_SURROGATE, '\ufffd') : out;
 }
 
-/** Whether a JSON value holds a text (key or string) that storableText would change. */
+/**
+ * Whether a JSON value holds a text (key or string) that storableText would change. Iterative, so no value can
+ * overflow the stack, whatever depth its caller let through (issue 15: 100,000 nested arrays once did).
+ */
 export function hasUnstorableText(value: unknown): boolean {
-  if (typeof value === 'string') return storableText(value) !== value;
-  if (Array.isArray(value)) return value.some(hasUnstorableText);
-  if (typeof value === 'object' && value !== null)
-    return Object.entries(value).some(([k, v]) => storableText(k) !== k || hasUnstorableText(v));
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === 'string') {
+      if (storableText(next) !== next) return true;
+    } else if (Array.isArray(next)) {
+      for (const item of next) stack.push(item);
+    } else if (typeof next === 'object' && next !== null) {
+      for (const [k, v] of Object.entries(next)) {
+        if (storableText(k) !== k) return true;
+        stack.push(v);
+      }
+    }
+  }
   return false;
 }
 

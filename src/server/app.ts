@@ -19,7 +19,8 @@ import type { Store } from '../store/open-store.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
 import type { Config } from './config.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
-import { registerErrorHandlers } from './error-handler.js';
+import { clientErrorHandler } from './client-errors.js';
+import { frameworkErrors, registerErrorHandlers } from './error-handler.js';
 
 export interface AppDeps {
   config: Config;
@@ -43,6 +44,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
+    // Errors raised before a route runs (routing, Node's HTTP parser) leave as the 7.1 envelope too.
+    frameworkErrors,
+    clientErrorHandler,
     // Per-request logs only at debug and trace: at info a busy instance would log every cache hit.
     logController: new LogController({
       disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',

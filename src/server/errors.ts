@@ -22,14 +22,17 @@ export const ERROR_CODES = {
   // Folio's own codes where the spec says "not shown" (docs/api.md lists them)
   invalid_query: 400,
   invalid_bundle: 400,
+  invalid_request: 400,
   unauthorized: 401,
   forbidden_origin: 403,
   preview_token_required: 403,
   forbidden: 403,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   cv_expired: 410,
   gone: 410,
+  headers_too_large: 431,
   internal_error: 500,
   unavailable: 503,
 } as const satisfies Record<string, number>;

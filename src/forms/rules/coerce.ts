@@ -25,14 +25,26 @@ export function normalizeText(text: string): string {
   return text.replace(/\r\n?/g, '\n').trim();
 }
 
-/** A scalar that may stand for text: strings, and finite numbers from JSON (e.g. a select value `1`). */
+/** A scalar that may stand for an option value: strings, and finite numbers from JSON (a select value `1`). */
 function scalarText(raw: unknown): string | null {
   if (typeof raw === 'string') return normalizeText(raw);
   if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
   return null;
 }
 
+/**
+ * spec 2.10: text, textarea, email, tel, url, hidden, date and time take a string. A JSON number is
+ * `invalid_type`, not its decimal text: `42` and `4.20e1` are one number but different texts, and a client
+ * sending numbers to a text field has a bug worth reporting. Form data only ever carries strings.
+ */
 function coerceText(raw: unknown): Coerced {
+  if (typeof raw !== 'string') return INVALID_TYPE;
+  const text = normalizeText(raw);
+  return text === '' ? MISSING : { kind: 'value', value: text };
+}
+
+/** select and radio: one option value, matched as text. */
+function coerceChoice(raw: unknown): Coerced {
   const text = scalarText(raw);
   if (text === null) return INVALID_TYPE;
   return text === '' ? MISSING : { kind: 'value', value: text };
@@ -87,6 +99,9 @@ export function coerceValue(type: FieldType, raw: unknown): Coerced {
     case 'checkboxes':
     case 'file':
       return coerceList(raw);
+    case 'select':
+    case 'radio':
+      return coerceChoice(raw);
     case 'heading':
     case 'paragraph':
     case 'section':

@@ -23,7 +23,9 @@ export const TEXT_CASES: SubmissionCase[] = [
     { f: '😀😀😀' },
     ok({ f: '😀😀😀' }),
   ),
-  tc('text: a number is taken as its text', text, { f: 42 }, ok({ f: '42' })),
+  // A JSON number is not text (spec 2.10 "Value: string"); form data sends "42", which is text.
+  tc('text: a JSON number is invalid_type', text, { f: 42 }, fails('invalid_type'), { formData: null }),
+  tc('text: digits from form data are text', text, { f: '42' }, ok({ f: '42' })),
   tc('text: a list is invalid_type', text, { f: ['a', 'b'] }, fails('invalid_type')),
   tc('text: an object is invalid_type', text, { f: { a: 1 } }, fails('invalid_type')),
   tc('text: a boolean is invalid_type', text, { f: true }, fails('invalid_type'), { formData: null }),
@@ -53,6 +55,9 @@ export const TEXT_CASES: SubmissionCase[] = [
     ok({ f: 'abcd\nefgh' }),
   ),
   tc('textarea: required', field('textarea', { required: true }), { f: '\r\n' }, fails('required')),
+  tc('textarea: a JSON number is invalid_type', field('textarea'), { f: 1 }, fails('invalid_type'), {
+    formData: null,
+  }),
   // email
   tc('email: valid', field('email'), { f: 'ada@example.com' }, ok({ f: 'ada@example.com' })),
   tc('email: no dot in the domain', field('email'), { f: 'ada@example' }, fails('invalid_email')),
@@ -80,6 +85,9 @@ export const TEXT_CASES: SubmissionCase[] = [
   tc('tel: more than 20 digits', field('tel'), { f: '1'.repeat(21) }, fails('invalid_tel')),
   tc('tel: + only at the start', field('tel'), { f: '49+301234567' }, fails('invalid_tel')),
   tc('tel: required', field('tel', { required: true }), { f: '' }, fails('required')),
+  tc('tel: a JSON number is invalid_type', field('tel'), { f: 4930123456 }, fails('invalid_type'), {
+    formData: null,
+  }),
   // url
   tc('url: https', field('url'), { f: 'https://example.com/a?b=c' }, ok({ f: 'https://example.com/a?b=c' })),
   tc('url: http', field('url'), { f: 'http://example.com' }, ok({ f: 'http://example.com' })),
@@ -98,4 +106,7 @@ export const TEXT_CASES: SubmissionCase[] = [
   ),
   tc('hidden: absent without default', field('hidden', { fromQuery: 'ref' }), {}, ok({})),
   tc('hidden: a list is invalid_type', field('hidden'), { f: ['a', 'b'] }, fails('invalid_type')),
+  tc('hidden: a JSON number is invalid_type', field('hidden'), { f: 7 }, fails('invalid_type'), {
+    formData: null,
+  }),
 ];

@@ -1,0 +1,58 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError } from 'fastify';
+import { FolioError } from './errors.js';
+
+/** What Node's HTTP parser rejected, as a registry error (the parser's codes are llhttp's `HPE_…`). */
+function answerOf(code: string): FolioError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      // Node's maxHeaderSize (16 KB) covers the request line too, so a long URL lands here as well.
+      return new FolioError(
+        'headers_too_large',
+        'The request line and headers exceed 16 KB; send long values in a request body.',
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new FolioError('request_timeout', 'The request line and headers did not arrive in time.');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new FolioError('too_large', 'The chunk extensions of the request body are too large.');
+    case 'HPE_INVALID_METHOD':
+      return new FolioError('invalid_request', 'The request method is not a valid HTTP method.');
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return new FolioError(
+        'invalid_request',
+        'A header name or value holds a character HTTP does not allow.',
+      );
+    default:
+      return new FolioError('invalid_request', 'The request is not valid HTTP.');
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: requests Node's parser refuses before Fastify sees them (a URL or
+ * headers over 16 KB, control characters in a header, a garbled request line). Fastify's default answers these
+ * outside the 7.1 envelope; this writes the envelope on the raw socket and closes it, as Node's own default does.
+ */
+export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
+  // A reset or closed connection has nobody left to answer (Node's docs on the 'clientError' event).
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // Like Node's default: only when no response on this connection has begun, else our bytes would corrupt it.
+  // `_httpMessage` is Node's in-flight response on the socket; it has no public name.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && inFlight?.headersSent !== true) {
+    const folio = answerOf(err.code);
+    const body = JSON.stringify(folio.toBody());
+    socket.write(
+      [
+        `HTTP/1.1 ${folio.status} ${STATUS_CODES[folio.status] ?? 'Error'}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Cache-Control: no-store',
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  }
+  socket.destroy(err);
+}
