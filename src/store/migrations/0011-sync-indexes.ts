@@ -9,11 +9,7 @@ import type { Kysely } from 'kysely';
 export async function up0011SyncIndexes(db: Kysely<unknown>): Promise<void> {
   for (const table of ['entry_versions', 'doc_versions', 'redirects']) {
     for (const edge of ['cv_from', 'cv_to']) {
-      await db.schema
-        .createIndex(`${table}_${edge}`)
-        .on(table)
-        .columns(['space_id', edge])
-        .execute();
+      await db.schema.createIndex(`${table}_${edge}`).on(table).columns(['space_id', edge]).execute();
     }
   }
 }
