@@ -1,58 +1,11 @@
 // Issue 15 item 4: every route, sent the bad requests a client can make, answers below 500 and in the 7.1 envelope.
 
-import type { FastifyInstance, HTTPMethods, InjectOptions } from 'fastify';
+import type { HTTPMethods, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers/engines.js';
 import { type Answer, expectEnvelope } from './helpers/envelope.js';
-import { TOKENS } from './helpers/fixture.js';
 import { openFormsApp, type FormsApp } from './helpers/forms.js';
-
-interface Route {
-  pattern: string;
-  methods: string[];
-}
-
-/**
- * Every route of the app, from `printRoutes({ commonPrefix: false })`: one line per node, four columns of tree
- * drawing per level, a child's text continuing its parent's path, its methods in parentheses.
- */
-function routesOf(app: FastifyInstance): Route[] {
-  const routes: Route[] = [];
-  const paths: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = (m[1] ?? '').length / 4;
-    const parent = paths[depth - 1] ?? '';
-    // A wildcard child prints as `*` under `/by-path`: the slash between them is not shown.
-    const path = parent + (m[2] === '*' && parent !== '' && !parent.endsWith('/') ? '/*' : (m[2] ?? ''));
-    paths.length = depth;
-    paths.push(path);
-    if (m[3]) routes.push({ pattern: path, methods: m[3].split(', ') });
-  }
-  return routes;
-}
-
-/**
- * A URL for a pattern: the fixture's space, form and entry where the names say so, `x1` elsewhere; with `odd`,
- * the parameter at that position (0 = the first) gets that value instead.
- */
-function urlOf(pattern: string, odd?: { at: number; value: string }): string {
-  const values: Record<string, string> = { spaceId: 'spc_test', key: 'contact', id: 'ent_home' };
-  let at = 0;
-  return pattern.replace(/:(\w+)(?:\|:\w+)*|\*$/g, (_m, name: string | undefined) =>
-    odd?.at === at++ ? odd.value : (values[name ?? ''] ?? 'x1'),
-  );
-}
-
-const paramCount = (pattern: string): number => (pattern.match(/:\w+(?:\|:\w+)*|\*$/g) ?? []).length;
-
-/** Management routes get a management token, delivery routes a public one: the bad part is then the request. */
-function authFor(url: string): Record<string, string> {
-  if (url.startsWith('/v1/spaces/')) return { authorization: `Bearer ${TOKENS.management}` };
-  if (url.startsWith('/v1/')) return { authorization: `Bearer ${TOKENS.public}` };
-  return {};
-}
+import { authFor, paramCount, type Route, routesOf, urlOf } from './helpers/routes.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const deep = '['.repeat(5000) + ']'.repeat(5000);
