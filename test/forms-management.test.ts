@@ -168,5 +168,19 @@ describe.each(ENGINES)('managing forms on %s (spec 2.10–2.12, 4.5)', (engine) 
       expect((await t.inject({ method: 'GET', url: forms })).status).toBe(401);
       expect((await t.inject({ method: 'GET', url: forms, headers: pub })).status).toBe(403);
     });
+
+    it('checks the token before reading the body, and answers no-store', async () => {
+      // Without a token a malformed body is never parsed: 401, not 400.
+      const anonymous = await t.app.inject({
+        method: 'POST',
+        url: forms,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"key":',
+      });
+      expect([anonymous.statusCode, anonymous.json().error.code]).toEqual([401, 'unauthorized']);
+      const listed = await manage('GET', forms);
+      expect(listed.status).toBe(200);
+      expect(listed.headers['cache-control']).toBe('no-store');
+    });
   });
 });

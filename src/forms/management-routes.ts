@@ -25,7 +25,13 @@ export async function formManagementRoutes(
 ): Promise<void> {
   const { store, tokens } = opts.services;
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
-  app.addHook('preHandler', managementAuth(tokens));
+  // The token is checked before the body is read (up to 1 MB here), like the rest of the management API.
+  app.addHook('onRequest', managementAuth(tokens));
+  // Management answers are never cached (they show submissions and secrets).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
 
   const cvOf = async (spaceId: string): Promise<number> => {
     const space = await getSpace(store, spaceId);
