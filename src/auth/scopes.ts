@@ -7,7 +7,7 @@ import type { TokenRow } from '../store/tokens-repo.js';
  *
  * | scope           | grants                                                                                  |
  * | --------------- | --------------------------------------------------------------------------------------- |
- * | `content.write` | the content management API: entries, menus, redirects, lists, releases, webhooks       |
+ * | `content.write` | the content management API: entries, assets, menus, redirects, lists, releases, webhooks |
  * | `forms.write`   | form definitions: create, replace, delete; deleting submissions (with `forms.read`)     |
  * | `forms.read`    | submissions: list, search, read, export, files, notes, status, assignment, spam folder |
  * | `forms.erase`   | `POST /forms/erase` (a visitor's right to be forgotten)                                 |
