@@ -64,6 +64,8 @@ export class RedisKv implements Kv {
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'folio:forms:',
+    /** False for the app's shared connection (src/cluster/redis-link.ts): its owner closes it. */
+    private readonly ownsConnection = true,
   ) {}
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
@@ -80,6 +82,7 @@ export class RedisKv implements Kv {
   }
 
   async close(): Promise<void> {
+    if (!this.ownsConnection) return;
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

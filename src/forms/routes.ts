@@ -1,6 +1,5 @@
 import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import { rejectUnknown } from '../delivery/params.js';
 import type { AppServices } from '../server/app.js';
 import { toFolioError } from '../server/error-handler.js';
@@ -32,18 +31,14 @@ function header(request: FastifyRequest, name: 'referer' | 'user-agent'): string
   return typeof value === 'string' ? value : null;
 }
 
-function openKv(services: AppServices, app: FastifyInstance): Kv {
-  const url = services.config.redisUrl;
-  if (url === null) return new MemoryKv();
-  // Short timeouts: a slow Redis must not hold submissions (limits count per instance, Turnstile fails closed).
-  const redis = new Redis(url, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: 1000,
-    commandTimeout: 500,
-    enableAutoPipelining: true,
-  });
-  redis.on('error', (err) => app.log.warn({ err }, 'forms: redis error'));
-  return new RedisKv(redis, `${services.config.redisPrefix}forms:`);
+/**
+ * Counters and single-use keys in the app's one Redis connection (the edge owns it: src/cluster/redis-link.ts,
+ * whose commands fail at once when Redis is down, so limits count per instance and Turnstile fails closed), or
+ * in memory without Redis.
+ */
+function openKv(app: FastifyInstance): Kv {
+  const link = app.folioEdge.redis;
+  return link === null ? new MemoryKv() : new RedisKv(link.client, `${link.prefix}forms:`, false);
 }
 
 /**
@@ -54,7 +49,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
   const { services } = opts;
   const { config, store, masterKey } = services;
   const clock = services.clock ?? (() => new Date());
-  const kv = openKv(services, app);
+  const kv = openKv(app);
   app.addHook('onClose', async () => kv.close());
   const warn = (what: string) => (err: unknown) => app.log.warn({ err }, `forms: ${what}`);
 
