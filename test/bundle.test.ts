@@ -97,6 +97,10 @@ const BAD: [string, Mutate, string][] = [
     'releases[0].entries[0].id',
   ],
   ['menus not an array', (b) => (b.menus = {}), 'menus'],
+  // Issue 15: these passed validation once and then crashed the import.
+  ['fields an object', (b) => (b.types[0].fields = {}), 'types[0].fields'],
+  ['blocks a string', (b) => (b.types[0].fields[2].blocks = 'hero'), 'types[0].fields[2].blocks'],
+  ['a type without a kind', (b) => delete b.types[0].kind, 'types[0].kind'],
   ['a misspelt top-level member', (b) => (b.entires = []), 'entires'],
   ['a misspelt entry member', (b) => (b.entries[0].feilds = {}), 'entries[0].feilds'],
 ];
@@ -134,6 +138,23 @@ describe.each(ENGINES)('bundle import and export on %s', (engine) => {
       /assets\[0\]\.file/,
     );
     expect(await listSpaceIds(env.store)).toEqual([]);
+  });
+
+  it('imports a folder type without `fields` (the shape DESIGN.md shows), defaulting it to []', async () => {
+    const b = fixtureBundle();
+    const folder = b.types.find((t: { kind: string }) => t.kind === 'folder');
+    delete folder.fields;
+    const check = validateBundle(b);
+    expect(check.ok && check.bundle.types.find((t) => t.kind === 'folder')?.fields).toEqual([]);
+    // The normalised bundle is new objects: nothing of the input is handed on.
+    expect(check.ok && check.bundle.types.find((t) => t.kind === 'folder')).not.toBe(folder);
+    const own = await openTestEnv(engine);
+    try {
+      const result = await importBundle(own.store, own.blobs, b, { baseDir: dir });
+      expect(result.counts.types).toBe(b.types.length);
+    } finally {
+      await own.close();
+    }
   });
 
   it('rolls back a failure inside the transaction', async () => {

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
-import { type MenuDoc, normalizeMenu } from '../menus/menu-model.js';
+import type { MenuDoc, MenuItemDoc } from '../menus/menu-model.js';
 import { docToRow, rowToDoc } from '../redirects/redirect-model.js';
 import { listOpenRedirects, newRedirectId, putRedirects } from '../redirects/redirects-repo.js';
 import { putDocVersion } from '../store/log-repo.js';
@@ -9,11 +9,19 @@ import type { Database } from '../store/schema.js';
 import { generateSecret } from '../webhooks/signing.js';
 import { webhookToDoc } from '../webhooks/webhook-model.js';
 import { insertWebhooks, listWebhooks } from '../webhooks/webhooks-repo.js';
-import type { Bundle } from './format.js';
+import type { Bundle, BundleMenu, BundleMenuItem } from './format.js';
 
 /** Menu items without an id get one on import, so every delivered item has a stable `mni_` id (spec 2.5). */
-export function normalizeMenus(menus: readonly MenuDoc[]): MenuDoc[] {
-  return menus.map(normalizeMenu);
+export function normalizeMenus(menus: readonly BundleMenu[]): MenuDoc[] {
+  const fill = (items: readonly BundleMenuItem[]): MenuItemDoc[] =>
+    items.map((item) => ({
+      id: item.id ?? newId('mni'),
+      label: item.label,
+      link: item.link,
+      target: item.target,
+      children: fill(item.children),
+    }));
+  return menus.map((m) => ({ key: m.key, name: m.name, items: fill(m.items) }));
 }
 
 /**
@@ -25,7 +33,7 @@ export async function importBundleDocs(
   tx: Transaction<Database>,
   spaceId: string,
   cv: number,
-  bundle: Pick<Bundle, 'menus' | 'redirects' | 'webhooks'>,
+  bundle: { menus: readonly MenuDoc[] } & Pick<Bundle, 'redirects' | 'webhooks'>,
   now: string,
 ): Promise<void> {
   for (const menu of bundle.menus) await putDocVersion(tx, spaceId, cv, 'menu', menu.key, menu);

@@ -1,5 +1,6 @@
 import type { ContentTypeDef, FieldValues, LocaleDef } from '../content/model.js';
-import type { MenuDoc } from '../menus/menu-model.js';
+import type { Scope } from '../auth/scopes.js';
+import type { MenuItemDoc } from '../menus/menu-model.js';
 import type { RedirectDoc } from '../redirects/redirect-model.js';
 import type { WebhookDoc } from '../webhooks/webhook-model.js';
 import type { FormDefinition } from '../forms/rules/index.js';
@@ -24,7 +25,7 @@ export interface BundleToken {
   name?: string;
   origins?: string[];
   /** Management tokens: the scopes it has (src/auth/scopes.ts); absent = every scope. */
-  scopes?: string[];
+  scopes?: Scope[];
 }
 
 export interface BundleEntry {
@@ -60,6 +61,18 @@ export interface BundleList {
   options: { value: string; label: Record<string, string> }[];
 }
 
+/** A menu item as authored: items without an `id` get one at import (spec 2.5). */
+export interface BundleMenuItem extends Omit<MenuItemDoc, 'id' | 'children'> {
+  id?: string;
+  children: BundleMenuItem[];
+}
+
+export interface BundleMenu {
+  key: string;
+  name: string;
+  items: BundleMenuItem[];
+}
+
 export interface BundleRelease {
   id: string;
   name: string;
@@ -76,11 +89,41 @@ export interface Bundle {
   lists: BundleList[];
   releases: BundleRelease[];
   /** Menus as authored (spec 2.5), checked by `checkMenu`; published at import. */
-  menus: MenuDoc[];
+  menus: BundleMenu[];
   /** Manual and automatic redirects (spec 2.6), checked by `checkRedirect`; in the published log at import. */
   redirects: RedirectDoc[];
   /** Form definitions as authored (spec 2.10–2.12), checked by validateFormDefinition and round-tripped as is. */
   forms: FormDefinition[];
   /** Webhook endpoints (spec 6) with their `whsec_` secrets (a bundle is a backup: keep it private). */
   webhooks: WebhookDoc[];
+}
+
+/** The space as `validateBundle` returns it: defaults applied. */
+export interface CheckedSpace extends BundleSpace {
+  ai: boolean;
+  timeZone: string;
+  imagePresets: Record<string, { width: number; height: number }>;
+}
+
+export interface CheckedEntry extends BundleEntry {
+  slugs: Record<string, string>;
+  draft: { fields: FieldValues } | null;
+}
+
+export interface CheckedAsset extends BundleAsset {
+  filename: string;
+  alt: Record<string, string>;
+  title: Record<string, string>;
+  credit: string | null;
+  focal: { x: number; y: number } | null;
+}
+
+/**
+ * A bundle as `validateBundle` returns it: built only from checked parts (new objects, never the input), every
+ * optional list present and every default applied. This is what the import reads.
+ */
+export interface CheckedBundle extends Bundle {
+  space: CheckedSpace;
+  entries: CheckedEntry[];
+  assets: CheckedAsset[];
 }

@@ -6,13 +6,22 @@ export interface Problem {
 
 export class Problems {
   readonly list: Problem[] = [];
+  private added = 0;
   add(path: string, message: string): void {
+    this.added++;
     if (this.list.length < 100) this.list.push({ path, message });
+  }
+  /** Every problem added, those past the first 100 (not listed) included: compare counts, not list lengths. */
+  get count(): number {
+    return this.added;
   }
   get empty(): boolean {
     return this.list.length === 0;
   }
 }
+
+/** A short quotation of a value for a message: `"fr"`, `5`, `{}`. */
+export const show = (v: unknown): string => String(JSON.stringify(v) ?? v).slice(0, 80);
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
