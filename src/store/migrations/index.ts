@@ -11,6 +11,7 @@ import { up0008UploadsNotifications } from './0008-uploads-notifications.js';
 import { up0009InboxPermissions } from './0009-inbox-permissions.js';
 import { up0010TokenGeneration } from './0010-token-generation.js';
 import { up0011SyncIndexes } from './0011-sync-indexes.js';
+import { up0012EntryCloseIndex } from './0012-entry-close-index.js';
 
 type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 
@@ -30,6 +31,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0009-inbox-permissions', up0009InboxPermissions],
   ['0010-token-generation', up0010TokenGeneration],
   ['0011-sync-indexes', up0011SyncIndexes],
+  ['0012-entry-close-index', up0012EntryCloseIndex],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
