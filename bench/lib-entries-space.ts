@@ -32,11 +32,11 @@ export const POST_TYPE: ContentTypeDef = {
 
 export const LOCALES = ['en', 'de', 'fr'] as const;
 export const CATEGORIES = 20;
-const YEARS = [2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026];
+export const YEARS = [2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026];
 const AUTHORS = 200;
 
 /** A small deterministic PRNG (mulberry32): same content on every run and engine. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -70,17 +70,17 @@ export const WORDS = Array.from({ length: 3000 }, (_, i) => {
   return w;
 });
 
-function text(r: () => number, n: number): string {
+export function text(r: () => number, n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(WORDS.length * r() ** 3)] ?? 'ka');
   return out.join(' ');
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const monthId = (y: number, m: number) => `ent_m${y}${pad(m)}`;
+export const pad = (n: number) => String(n).padStart(2, '0');
+export const monthId = (y: number, m: number) => `ent_m${y}${pad(m)}`;
 
 /** The base bundle: model, option list, a few pages, the folder tree and the authors. */
-function baseBundle(spaceId: string, token: string): Record<string, unknown> {
+export function baseBundle(spaceId: string, token: string): Record<string, unknown> {
   const published = { at: '2026-01-01T00:00:00.000Z', firstAt: '2019-01-01T00:00:00.000Z' };
   const loc = (s: string) => ({ en: s, de: `${s} (de)`, fr: `${s} (fr)` });
   const entries: Record<string, unknown>[] = [

@@ -59,6 +59,7 @@ export async function writeAssetBlobs(
   blobs: BlobStore,
   spaceId: string,
   probed: readonly ProbedAsset[],
+  onCopied?: (done: number) => void,
 ): Promise<AssetRow[]> {
   const importId = randomBase62(12);
   const rows: AssetRow[] = [];
@@ -71,6 +72,7 @@ export async function writeAssetBlobs(
         throw new BundleError([
           { path: `assets[${i}].file`, message: `"${asset.file}" changed while importing` },
         ]);
+      onCopied?.(i + 1);
     }
   } catch (err) {
     await deleteBlobs(

@@ -26,6 +26,16 @@ import { validateBundle } from './validate-bundle.js';
 
 export { BundleError } from './bundle-error.js';
 
+/**
+ * How far an import got, for a progress display: each phase in order, with a count where it has one (`total` 0:
+ * no count). `entries` writes the authoring rows, `publish` the published log and the list and search tables.
+ */
+export interface ImportProgress {
+  phase: 'validate' | 'assets' | 'entries' | 'publish' | 'commit';
+  done: number;
+  total: number;
+}
+
 export interface ImportResult {
   spaceId: string;
   cv: number;
@@ -42,8 +52,16 @@ export async function importBundle(
   store: Store,
   blobs: BlobStore,
   input: unknown,
-  options: { baseDir: string; replace?: boolean; now?: Date },
+  options: {
+    baseDir: string;
+    replace?: boolean;
+    now?: Date;
+    onProgress?: (progress: ImportProgress) => void;
+  },
 ): Promise<ImportResult> {
+  const progress = (phase: ImportProgress['phase'], done = 0, total = 0) =>
+    options.onProgress?.({ phase, done, total });
+  progress('validate');
   const check = validateBundle(input);
   if (!check.ok) throw new BundleError(check.problems);
   const bundle = check.bundle;
@@ -62,7 +80,10 @@ export async function importBundle(
     imagePresets: bundle.space.imagePresets,
   };
 
-  const assets = await writeAssetBlobs(blobs, spaceId, probed);
+  progress('assets', 0, probed.length);
+  const assets = await writeAssetBlobs(blobs, spaceId, probed, (done) =>
+    progress('assets', done, probed.length),
+  );
   let replaced: string[];
   let cv: number;
   try {
@@ -121,7 +142,10 @@ export async function importBundle(
         );
       for (const t of tokens) await insertToken(tx, { id: newId('tok'), spaceId, createdAt: now, ...t });
       await insertTypes(tx, spaceId, bundle.types);
-      await insertEntries(tx, spaceId, entries);
+      for (let i = 0; i < entries.length; i += PROGRESS_SLICE) {
+        await insertEntries(tx, spaceId, entries.slice(i, i + PROGRESS_SLICE));
+        progress('entries', Math.min(i + PROGRESS_SLICE, entries.length), entries.length);
+      }
       await insertAssets(tx, spaceId, assets);
       // Redirects and webhooks live in tables of their own (importBundleDocs below).
       await putDocs(
@@ -152,13 +176,19 @@ export async function importBundle(
         releases.map((doc) => ({ key: doc.id, doc })),
         now,
       );
-      await publishSpaceState(tx, spaceId, cv, {
-        settings,
-        types: bundle.types,
-        entries,
-        assets: assets.map((a) => a.doc),
-        lists: bundle.lists.map((l) => ({ key: l.key, doc: l })),
-      });
+      await publishSpaceState(
+        tx,
+        spaceId,
+        cv,
+        {
+          settings,
+          types: bundle.types,
+          entries,
+          assets: assets.map((a) => a.doc),
+          lists: bundle.lists.map((l) => ({ key: l.key, doc: l })),
+        },
+        (done, total) => progress('publish', done, total),
+      );
       await importBundleDocs(
         tx,
         spaceId,
@@ -168,6 +198,7 @@ export async function importBundle(
       );
       // Forms are published at import like every other delivered document (spec 3.4).
       for (const form of bundle.forms) await publishForm(tx, spaceId, cv, form);
+      progress('commit');
       return { cv, replaced };
     }));
   } catch (err) {
@@ -186,6 +217,9 @@ export async function importBundle(
     counts: { entries: entries.length, assets: assets.length, types: bundle.types.length },
   };
 }
+
+/** Entries written between two progress reports. */
+const PROGRESS_SLICE = 5000;
 
 const exists = (spaceId: string) =>
   new BundleError([

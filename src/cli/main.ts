@@ -13,6 +13,7 @@ import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
 import { demoBanner, ensureDemo } from './demo.js';
+import { importProgress } from './progress.js';
 import { createJobRunner } from '../jobs/worker.js';
 import { openRuntime } from './runtime.js';
 import { describeMailTransport } from '../notify/mailer.js';
@@ -153,16 +154,22 @@ async function importCommand(args: string[]): Promise<number> {
     return 1;
   }
   const rt = await openRuntime(loadConfig());
+  const display = importProgress();
+  const started = performance.now();
   try {
     const r = await importBundle(rt.store, rt.blobs, input, {
       baseDir: dirname(resolve(file)),
       replace: values.replace === true,
+      onProgress: (p) => display.update(p),
     });
+    display.stop();
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
-      `Imported ${r.spaceId}: ${r.counts.types} types, ${r.counts.entries} entries, ${r.counts.assets} assets; cv ${r.cv}.`,
+      `Imported ${r.spaceId}: ${r.counts.types} types, ${r.counts.entries} entries, ${r.counts.assets} assets; cv ${r.cv} (${seconds} s).`,
     );
     return 0;
   } finally {
+    display.stop();
     await rt.close();
   }
 }

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { EntryRow } from '../store/authoring-repo.js';
-import { putDocVersion, putEntryVersion } from '../store/log-repo.js';
+import { insertFirstEntryVersions, putDocVersion } from '../store/log-repo.js';
 import type { Database } from '../store/schema.js';
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, SpaceSettings } from './model.js';
 import { computePaths, type TreeNode } from './paths.js';
@@ -37,7 +37,8 @@ export function snapshotOf(
 
 /**
  * Writes the published state of a whole space at `cv` (the import's single publish): types, assets, lists
- * and every published entry with its paths. Runs inside the publish transaction.
+ * and every published entry with its paths, in bulk. Runs inside the publish transaction, on a space whose
+ * published log is empty (new, or cleared by the import).
  */
 export async function publishSpaceState(
   tx: Transaction<Database>,
@@ -50,18 +51,26 @@ export async function publishSpaceState(
     assets: readonly AssetDoc[];
     lists: readonly { key: string; doc: unknown }[];
   },
+  onProgress?: (done: number, total: number) => void,
 ): Promise<void> {
   const types = new Map(state.types.map((t) => [t.key, t]));
   await putDocVersion(tx, spaceId, cv, 'types', '*', state.types);
   for (const a of state.assets) await putDocVersion(tx, spaceId, cv, 'asset', a.id, a);
   for (const l of state.lists) await putDocVersion(tx, spaceId, cv, 'list', l.key, l.doc);
   const paths = computePaths(state.entries.map(treeNode), types, state.settings);
-  for (const e of state.entries) {
-    if (e.publishedFields === null || e.publishedAt === null) continue;
+  const items = state.entries.flatMap((e) => {
+    if (e.publishedFields === null || e.publishedAt === null) return [];
     const snapshot = snapshotOf(e, e.publishedFields, paths.get(e.id) ?? null, {
       publishedAt: e.publishedAt,
       firstPublishedAt: e.firstPublishedAt ?? e.publishedAt,
     });
-    await putEntryVersion(tx, spaceId, cv, snapshot, types.get(e.type)?.kind ?? 'page');
+    return [{ snapshot, typeKind: types.get(e.type)?.kind ?? 'page' }];
+  });
+  // In slices, so a large import can say how far it got.
+  for (let i = 0; i < items.length; i += PROGRESS_SLICE) {
+    await insertFirstEntryVersions(tx, spaceId, cv, items.slice(i, i + PROGRESS_SLICE));
+    onProgress?.(Math.min(i + PROGRESS_SLICE, items.length), items.length);
   }
 }
+
+const PROGRESS_SLICE = 5000;

@@ -1,4 +1,5 @@
 import type { AssetDoc, ContentTypeDef, FieldValues } from '../content/model.js';
+import { bulkInsert } from './bulk-insert.js';
 import type { Store } from './open-store.js';
 import type { Queryable } from './spaces-repo.js';
 import { clearListSpace } from './list-repo.js';
@@ -26,32 +27,47 @@ export async function insertEntries(
   spaceId: string,
   entries: readonly EntryRow[],
 ): Promise<void> {
-  // Chunked: SQLite caps bound parameters per statement.
-  for (let i = 0; i < entries.length; i += 200) {
-    await db
-      .insertInto('entries')
-      .values(
-        entries.slice(i, i + 200).map((e) => ({
-          space_id: spaceId,
-          id: e.id,
-          type: e.type,
-          name: e.name,
-          slug: e.slug,
-          slugs: JSON.stringify(e.slugs),
-          parent_id: e.parentId,
-          position: e.position,
-          tags: JSON.stringify(e.tags),
-          published_fields: e.publishedFields === null ? null : JSON.stringify(e.publishedFields),
-          draft_fields: e.draftFields === null ? null : JSON.stringify(e.draftFields),
-          published_at: e.publishedAt,
-          first_published_at: e.firstPublishedAt,
-          created_at: e.createdAt,
-          updated_at: e.updatedAt,
-        })),
-      )
-      .execute();
-  }
+  await bulkInsert(
+    db,
+    'entries',
+    ENTRY_COLUMNS,
+    entries.map((e) => [
+      spaceId,
+      e.id,
+      e.type,
+      e.name,
+      e.slug,
+      JSON.stringify(e.slugs),
+      e.parentId,
+      e.position,
+      JSON.stringify(e.tags),
+      e.publishedFields === null ? null : JSON.stringify(e.publishedFields),
+      e.draftFields === null ? null : JSON.stringify(e.draftFields),
+      e.publishedAt,
+      e.firstPublishedAt,
+      e.createdAt,
+      e.updatedAt,
+    ]),
+  );
 }
+
+const ENTRY_COLUMNS = [
+  'space_id',
+  'id',
+  'type',
+  'name',
+  'slug',
+  'slugs',
+  'parent_id',
+  'position',
+  'tags',
+  'published_fields',
+  'draft_fields',
+  'published_at',
+  'first_published_at',
+  'created_at',
+  'updated_at',
+];
 
 export async function listEntries(
   store: Store,

@@ -9,6 +9,7 @@ import {
   searchTexts,
 } from '../delivery/list/index-values.js';
 import { slotLayout, slotRows } from '../delivery/list/slots.js';
+import { bulkInsert } from './bulk-insert.js';
 import type { Database } from './schema.js';
 import type { Queryable } from './spaces-repo.js';
 import { listEngineFor, type SearchDoc, searchScope } from './search/list-engine.js';
@@ -72,6 +73,41 @@ function noindexLocales(values: readonly IndexValue[]): string | null {
   return locales.length > 0 ? JSON.stringify(locales) : null;
 }
 
+const LIST_ENTRY_COLUMNS = [
+  'space_id',
+  'entry_id',
+  'cv_from',
+  'cv_to',
+  'type',
+  'kind',
+  'parent_id',
+  'position',
+  'name',
+  'published_at',
+  'first_published_at',
+  'paths',
+  'noindex',
+];
+const LIST_VALUE_COLUMNS = ['space_id', 'vid', 'cv_from', 'cv_to', 'type', 'key', 'loc', 'str', 'num'];
+const LIST_ROW_COLUMNS = [
+  'space_id',
+  'vid',
+  'loc',
+  'cv_from',
+  'cv_to',
+  'type',
+  'published_at',
+  'entry_id',
+  's1',
+  's2',
+  's3',
+  's4',
+  'n1',
+  'n2',
+  'n3',
+  'n4',
+];
+
 /** Kinds never listed anywhere (spec 2.1: globals; blocks are not entries). */
 const UNLISTED = new Set(['global', 'block']);
 
@@ -89,45 +125,62 @@ export async function putListVersions(
   if (listed.length === 0) return;
   const ctx = await contextFor(tx, spaceId, cv);
   const engine = listEngineFor(dialectOf(tx));
-  for (let i = 0; i < listed.length; i += 400) {
-    const chunk = listed.slice(i, i + 400);
+  for (let i = 0; i < listed.length; i += 2000) {
+    const chunk = listed.slice(i, i + 2000);
     const valuesOf = new Map(
       chunk.map(({ snapshot: s }) => [s, indexValues(s, ctx.types.get(s.type), ctx.chains)]),
     );
-    const ids = await tx
-      .insertInto('list_entries')
-      .values(
-        chunk.map(({ snapshot: s, typeKind }) => ({
-          space_id: spaceId,
-          entry_id: s.id,
-          cv_from: cv,
-          cv_to: OPEN_CV,
-          type: s.type,
-          kind: typeKind,
-          parent_id: s.parentId,
-          position: s.position,
-          name: s.name,
-          published_at: s.publishedAt,
-          first_published_at: s.firstPublishedAt,
-          paths: s.paths && Object.keys(s.paths).length > 0 ? JSON.stringify(s.paths) : null,
-          noindex: noindexLocales(valuesOf.get(s) ?? []),
-        })),
-      )
-      .returning(['id', 'entry_id'])
-      .execute();
+    const ids = await bulkInsert<{ id: number | string; entry_id: string }>(
+      tx,
+      'list_entries',
+      LIST_ENTRY_COLUMNS,
+      chunk.map(({ snapshot: s, typeKind }) => [
+        spaceId,
+        s.id,
+        cv,
+        OPEN_CV,
+        s.type,
+        typeKind,
+        s.parentId,
+        s.position,
+        s.name,
+        s.publishedAt,
+        s.firstPublishedAt,
+        s.paths && Object.keys(s.paths).length > 0 ? JSON.stringify(s.paths) : null,
+        noindexLocales(valuesOf.get(s) ?? []),
+      ]),
+      ['id', 'entry_id'],
+    );
     const vidOf = new Map(ids.map((r) => [r.entry_id, Number(r.id)]));
-    const values = [];
-    const rows = [];
+    const values: unknown[][] = [];
+    const rows: unknown[][] = [];
     const docs: SearchDoc[] = [];
     for (const { snapshot: s } of chunk) {
       const vid = vidOf.get(s.id);
       if (vid === undefined) continue;
       const type = ctx.types.get(s.type);
-      const own = { space_id: spaceId, vid, cv_from: cv, cv_to: OPEN_CV, type: s.type };
       const versionValues = valuesOf.get(s) ?? [];
-      for (const v of versionValues) values.push({ ...own, ...v });
+      for (const v of versionValues)
+        values.push([spaceId, vid, cv, OPEN_CV, s.type, v.key, v.loc, v.str, v.num]);
       for (const r of slotRows(versionValues, slotLayout(type), ctx.chains.keys()))
-        rows.push({ ...own, published_at: s.publishedAt, entry_id: s.id, ...r });
+        rows.push([
+          spaceId,
+          vid,
+          r.loc,
+          cv,
+          OPEN_CV,
+          s.type,
+          s.publishedAt,
+          s.id,
+          r.s1,
+          r.s2,
+          r.s3,
+          r.s4,
+          r.n1,
+          r.n2,
+          r.n3,
+          r.n4,
+        ]);
       let slot = 0;
       for (const [loc, body] of searchTexts(s, type, ctx.chains))
         docs.push({
@@ -142,16 +195,8 @@ export async function putListVersions(
           cvFrom: cv,
         });
     }
-    for (let j = 0; j < values.length; j += 1000)
-      await tx
-        .insertInto('list_values')
-        .values(values.slice(j, j + 1000))
-        .execute();
-    for (let j = 0; j < rows.length; j += 500)
-      await tx
-        .insertInto('list_rows')
-        .values(rows.slice(j, j + 500))
-        .execute();
+    await bulkInsert(tx, 'list_values', LIST_VALUE_COLUMNS, values);
+    await bulkInsert(tx, 'list_rows', LIST_ROW_COLUMNS, rows);
     await engine.insertSearch(tx, docs);
   }
 }

@@ -1,6 +1,7 @@
 import { type Expression, type SqlBool, sql, type Transaction } from 'kysely';
 import type { EntrySnapshot } from '../content/model.js';
 import { pathKey } from '../content/paths.js';
+import { bulkInsert } from './bulk-insert.js';
 import { closeListVersion, putListVersions, pruneListVersions } from './list-repo.js';
 import type { Store } from './open-store.js';
 import type { Database } from './schema.js';
@@ -156,6 +157,69 @@ export async function putEntryVersion(
   }
   // Entry lists, tree and sitemap read narrow rows derived from the version (src/store/list-repo.ts).
   await putListVersions(tx, spaceId, cv, [{ snapshot, typeKind }]);
+}
+
+/**
+ * Opens the first versions of many entries at `cv` in bulk: multi-row inserts, nothing to close. For a space
+ * whose published log holds no open version of these entries (an import into a new or cleared space); otherwise
+ * use `putEntryVersion`.
+ */
+const VERSION_COLUMNS = [
+  'space_id',
+  'entry_id',
+  'cv_from',
+  'cv_to',
+  'type',
+  'type_kind',
+  'parent_id',
+  'position',
+  'name',
+  'published_at',
+  'first_published_at',
+  'doc',
+];
+const PATH_COLUMNS = ['space_id', 'locale', 'path_key', 'entry_id', 'cv_from', 'cv_to'];
+
+export async function insertFirstEntryVersions(
+  tx: Transaction<Database>,
+  spaceId: string,
+  cv: number,
+  items: readonly { snapshot: EntrySnapshot; typeKind: string }[],
+): Promise<void> {
+  await bulkInsert(
+    tx,
+    'entry_versions',
+    VERSION_COLUMNS,
+    items.map(({ snapshot: s, typeKind }) => [
+      spaceId,
+      s.id,
+      cv,
+      null,
+      s.type,
+      typeKind,
+      s.parentId,
+      s.position,
+      s.name,
+      s.publishedAt,
+      s.firstPublishedAt,
+      JSON.stringify(s),
+    ]),
+  );
+  // As putEntryVersion: folders have paths for the tree, but by-path only finds pages.
+  const paths = items.flatMap(({ snapshot: s, typeKind }) =>
+    typeKind === 'folder'
+      ? []
+      : Object.entries(s.paths ?? {}).map(([locale, path]) => [
+          spaceId,
+          locale,
+          pathKey(path),
+          s.id,
+          cv,
+          null,
+        ]),
+  );
+  await bulkInsert(tx, 'entry_paths', PATH_COLUMNS, paths);
+  await putListVersions(tx, spaceId, cv, items);
 }
 
 export async function closeDoc(

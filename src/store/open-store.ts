@@ -59,6 +59,10 @@ function openSqlite(file: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // The default page cache is 2 MB; the list tables' indexes are wide, and a large publish (an import) touches
+  // pages all over them. 64 MB (negative: KiB) is a bound, allocated only as pages are used.
+  database.pragma('cache_size = -65536');
+  database.pragma('temp_store = MEMORY');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Closing an entry's open version (`where space_id = ? and entry_id = ? and cv_to is null`) must find it by the
- * entry. Since 0011 added `(space_id, cv_to)`, SQLite's planner (no statistics) took that index and scanned every
- * open version of the space per closed entry: a publish of n entries cost O(n × space) (a 20k-entry import took
- * minutes). entry_paths and list_entries already have this shape of index.
+ * Closing an entry's open version finds it by the entry (`space_id = ? and entry_id = ? and cv_to …`). SQLite's
+ * planner has no statistics, and took the wrong index for both tables that lacked a fitting one: on
+ * entry_versions the `(space_id, cv_to)` index of 0011, on list_entries the covering `list_entries_parent`
+ * (only `space_id` bound). Either way it scanned every open version of the space per closed entry, so a publish
+ * of n entries cost O(n × space size) (an 8k-entry import took 30 s). entry_versions gets the index entry_paths
+ * already has; list_entries' entry index gains `cv_from`, so it covers the close query and wins.
  *
  * Frozen: spells out its own schema and never calls repository code.
  */
@@ -13,5 +15,11 @@ export async function up0012EntryCloseIndex(db: Kysely<unknown>): Promise<void> 
     .createIndex('entry_versions_entry')
     .on('entry_versions')
     .columns(['space_id', 'entry_id', 'cv_to'])
+    .execute();
+  await db.schema.dropIndex('list_entries_entry').execute();
+  await db.schema
+    .createIndex('list_entries_entry')
+    .on('list_entries')
+    .columns(['space_id', 'entry_id', 'cv_to', 'cv_from'])
     .execute();
 }

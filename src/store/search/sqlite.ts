@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { bulkInsert } from '../bulk-insert.js';
 import type { ListEngine, SearchDoc } from './list-engine.js';
 
 // A version's full-text rows are keyed vid * SLOTS + slot (FTS5 rows are addressed by integer rowid).
@@ -20,10 +21,8 @@ export const sqliteListEngine: ListEngine = {
   },
 
   async insertSearch(tx, docs: readonly SearchDoc[]) {
-    for (let i = 0; i < docs.length; i += 100) {
-      const rows = docs.slice(i, i + 100).map((d) => sql`(${d.vid * SLOTS + d.slot}, ${d.scope}, ${d.body})`);
-      await sql`insert into list_fts(rowid, scope, body) values ${sql.join(rows)}`.execute(tx);
-    }
+    const rows = docs.map((d) => [d.vid * SLOTS + d.slot, d.scope, d.body]);
+    await bulkInsert(tx, 'list_fts', ['rowid', 'scope', 'body'], rows);
   },
 
   async deleteSearch(tx, vids) {
