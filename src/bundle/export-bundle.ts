@@ -1,10 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { type BlobStore, safeSegment } from '../blobs/blob-store.js';
 import { exportBundleDocs } from './bundle-docs.js';
-import { listAssets, listDocs, listEntries, listTypes } from '../store/authoring-repo.js';
+import { type EntryRow, listAssets, listDocs, listEntriesPage, listTypes } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { listTokens } from '../store/tokens-repo.js';
@@ -16,8 +17,51 @@ import {
   type BundleToken,
 } from './format.js';
 
-/** Builds the bundle of a space (asset files are read separately by `exportBundleToDir`). */
+/** Builds the bundle of a space in memory (asset files are read separately by `exportBundleToDir`). */
 export async function exportBundle(
+  store: Store,
+  spaceId: string,
+): Promise<{ bundle: Bundle; files: Map<string, string> }> {
+  const { bundle, files } = await bundleWithoutEntries(store, spaceId);
+  for await (const page of entryPages(store, spaceId)) bundle.entries.push(...page);
+  return { bundle, files };
+}
+
+/** Entries in the bundle's canonical order (by id), a page at a time, so an export holds one page in memory. */
+async function* entryPages(store: Store, spaceId: string): AsyncGenerator<BundleEntry[]> {
+  let after: string | null = null;
+  for (;;) {
+    const rows = await listEntriesPage(store, spaceId, after, ENTRY_PAGE);
+    if (rows.length === 0) return;
+    yield rows.map(bundleEntry);
+    after = rows[rows.length - 1]?.id ?? null;
+  }
+}
+
+const ENTRY_PAGE = 500;
+
+function bundleEntry(e: EntryRow): BundleEntry {
+  const published = e.publishedFields !== null && e.publishedAt !== null;
+  const out: BundleEntry = {
+    id: e.id,
+    type: e.type,
+    name: e.name,
+    slug: e.slug,
+    ...(Object.keys(e.slugs).length > 0 ? { slugs: e.slugs } : {}),
+    parent: e.parentId,
+    position: e.position,
+    tags: e.tags,
+    fields: (published ? e.publishedFields : e.draftFields) ?? {},
+    published: published
+      ? { at: e.publishedAt ?? '', firstAt: e.firstPublishedAt ?? e.publishedAt ?? '' }
+      : null,
+  };
+  if (published && e.draftFields !== null) out.draft = { fields: e.draftFields };
+  return out;
+}
+
+/** Everything of the bundle but its entries (`entries: []`), with the asset files to copy. */
+async function bundleWithoutEntries(
   store: Store,
   spaceId: string,
 ): Promise<{ bundle: Bundle; files: Map<string, string> }> {
@@ -34,26 +78,6 @@ export async function exportBundle(
     ...(t.origins.length > 0 ? { origins: t.origins } : {}),
     ...(t.scopes === null ? {} : { scopes: [...t.scopes] }),
   }));
-  const rows = (await listEntries(store, spaceId)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const entries: BundleEntry[] = rows.map((e) => {
-    const published = e.publishedFields !== null && e.publishedAt !== null;
-    const out: BundleEntry = {
-      id: e.id,
-      type: e.type,
-      name: e.name,
-      slug: e.slug,
-      ...(Object.keys(e.slugs).length > 0 ? { slugs: e.slugs } : {}),
-      parent: e.parentId,
-      position: e.position,
-      tags: e.tags,
-      fields: (published ? e.publishedFields : e.draftFields) ?? {},
-      published: published
-        ? { at: e.publishedAt ?? '', firstAt: e.firstPublishedAt ?? e.publishedAt ?? '' }
-        : null,
-    };
-    if (published && e.draftFields !== null) out.draft = { fields: e.draftFields };
-    return out;
-  });
   const files = new Map<string, string>();
   const assets: BundleAsset[] = (await listAssets(store, spaceId)).map(({ doc, blobKey }) => {
     const file = `assets/${doc.id}-${safeSegment(doc.filename)}`;
@@ -83,7 +107,7 @@ export async function exportBundle(
     },
     tokens,
     types: await listTypes(store, spaceId),
-    entries,
+    entries: [],
     assets,
     lists: (await docs('lists')) as unknown as Bundle['lists'],
     releases: (await docs('releases')) as unknown as Bundle['releases'],
@@ -94,14 +118,18 @@ export async function exportBundle(
   return { bundle, files };
 }
 
-/** Writes `<dir>/bundle.json` and the asset files beside it. */
+/**
+ * Writes `<dir>/bundle.json` and the asset files beside it. The entries are streamed a page at a time, so the
+ * memory an export needs does not grow with the space; the file is byte for byte what
+ * `JSON.stringify(bundle, null, 2)` of `exportBundle` would write.
+ */
 export async function exportBundleToDir(
   store: Store,
   blobs: BlobStore,
   spaceId: string,
   dir: string,
 ): Promise<string> {
-  const { bundle, files } = await exportBundle(store, spaceId);
+  const { bundle, files } = await bundleWithoutEntries(store, spaceId);
   await mkdir(join(dir, 'assets'), { recursive: true });
   for (const [file, key] of files) {
     const blob = await blobs.get(key);
@@ -110,6 +138,26 @@ export async function exportBundleToDir(
     await pipeline(blob.stream, createWriteStream(join(dir, file)));
   }
   const out = join(dir, 'bundle.json');
-  await writeFile(out, `${JSON.stringify(bundle, null, 2)}\n`);
+  await pipeline(Readable.from(bundleJson(store, spaceId, bundle)), createWriteStream(out));
   return out;
+}
+
+/** The pretty-printed bundle in pieces: the rest of the bundle around the entries, written as they are read. */
+async function* bundleJson(store: Store, spaceId: string, rest: Bundle): AsyncGenerator<string> {
+  const text = JSON.stringify(rest, null, 2);
+  // Members of the top-level object are the only lines indented by exactly two spaces.
+  const marker = '\n  "entries": []';
+  const at = text.indexOf(marker);
+  if (at < 0) throw new Error('bundle layout: no top-level entries member');
+  yield text.slice(0, at) + '\n  "entries": [';
+  let first = true;
+  for await (const page of entryPages(store, spaceId)) {
+    let chunk = '';
+    for (const entry of page) {
+      chunk += `${first ? '' : ','}\n    ${JSON.stringify(entry, null, 2).replaceAll('\n', '\n    ')}`;
+      first = false;
+    }
+    yield chunk;
+  }
+  yield `${first ? '' : '\n  '}]${text.slice(at + marker.length)}\n`;
 }

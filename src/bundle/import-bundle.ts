@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { hashToken, tokenHint } from '../auth/tokens.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { FieldValues, SpaceSettings } from '../content/model.js';
-import { publishSpaceState } from '../content/publish.js';
+import { publishedSlices, publishSpaceState, type SpaceState } from '../content/publish.js';
 import { publishForm } from '../forms/forms-repo.js';
 import { newId } from '../lib/ids.js';
 import {
@@ -14,6 +14,7 @@ import {
   putDocs,
 } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
+import { startSearchVectors } from '../store/list-repo.js';
 import type { Database } from '../store/schema.js';
 import { bumpCv } from '../store/spaces-repo.js';
 import { insertToken } from '../store/tokens-repo.js';
@@ -84,6 +85,17 @@ export async function importBundle(
   const assets = await writeAssetBlobs(blobs, spaceId, probed, (done) =>
     progress('assets', done, probed.length),
   );
+  const state: SpaceState = {
+    settings,
+    types: bundle.types,
+    entries,
+    assets: assets.map((a) => a.doc),
+    lists: bundle.lists.map((l) => ({ key: l.key, doc: l })),
+  };
+  const slices = publishedSlices(state);
+  // PostgreSQL stems the search text beside the transaction, on a connection of its own (list-repo.ts).
+  const model = { types: new Map(bundle.types.map((t) => [t.key, t])), settings, spaceId };
+  const vectors = startSearchVectors(store.db, store.dialect, model, slices);
   let replaced: string[];
   let cv: number;
   try {
@@ -176,19 +188,10 @@ export async function importBundle(
         releases.map((doc) => ({ key: doc.id, doc })),
         now,
       );
-      await publishSpaceState(
-        tx,
-        spaceId,
-        cv,
-        {
-          settings,
-          types: bundle.types,
-          entries,
-          assets: assets.map((a) => a.doc),
-          lists: bundle.lists.map((l) => ({ key: l.key, doc: l })),
-        },
-        (done, total) => progress('publish', done, total),
-      );
+      await publishSpaceState(tx, spaceId, cv, state, slices, {
+        vectors,
+        onProgress: (done, total) => progress('publish', done, total),
+      });
       await importBundleDocs(
         tx,
         spaceId,
@@ -202,6 +205,7 @@ export async function importBundle(
       return { cv, replaced };
     }));
   } catch (err) {
+    vectors?.stop();
     await deleteBlobs(
       blobs,
       assets.map((a) => a.blobKey),

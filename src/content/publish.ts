@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { EntryRow } from '../store/authoring-repo.js';
 import { insertFirstEntryVersions, putDocVersion } from '../store/log-repo.js';
+import type { SearchVectors } from '../store/list-repo.js';
 import type { Database } from '../store/schema.js';
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, SpaceSettings } from './model.js';
 import { computePaths, type TreeNode } from './paths.js';
@@ -35,28 +36,18 @@ export function snapshotOf(
   };
 }
 
-/**
- * Writes the published state of a whole space at `cv` (the import's single publish): types, assets, lists
- * and every published entry with its paths, in bulk. Runs inside the publish transaction, on a space whose
- * published log is empty (new, or cleared by the import).
- */
-export async function publishSpaceState(
-  tx: Transaction<Database>,
-  spaceId: string,
-  cv: number,
-  state: {
-    settings: SpaceSettings;
-    types: readonly ContentTypeDef[];
-    entries: readonly EntryRow[];
-    assets: readonly AssetDoc[];
-    lists: readonly { key: string; doc: unknown }[];
-  },
-  onProgress?: (done: number, total: number) => void,
-): Promise<void> {
+/** What a space's single publish writes (the import's): its documents and the first version of each entry. */
+export interface SpaceState {
+  settings: SpaceSettings;
+  types: readonly ContentTypeDef[];
+  entries: readonly EntryRow[];
+  assets: readonly AssetDoc[];
+  lists: readonly { key: string; doc: unknown }[];
+}
+
+/** The entry versions a space's state publishes, in slices written between two progress reports. */
+export function publishedSlices(state: SpaceState): { snapshot: EntrySnapshot; typeKind: string }[][] {
   const types = new Map(state.types.map((t) => [t.key, t]));
-  await putDocVersion(tx, spaceId, cv, 'types', '*', state.types);
-  for (const a of state.assets) await putDocVersion(tx, spaceId, cv, 'asset', a.id, a);
-  for (const l of state.lists) await putDocVersion(tx, spaceId, cv, 'list', l.key, l.doc);
   const paths = computePaths(state.entries.map(treeNode), types, state.settings);
   const items = state.entries.flatMap((e) => {
     if (e.publishedFields === null || e.publishedAt === null) return [];
@@ -66,11 +57,35 @@ export async function publishSpaceState(
     });
     return [{ snapshot, typeKind: types.get(e.type)?.kind ?? 'page' }];
   });
-  // In slices, so a large import can say how far it got.
-  for (let i = 0; i < items.length; i += PROGRESS_SLICE) {
-    await insertFirstEntryVersions(tx, spaceId, cv, items.slice(i, i + PROGRESS_SLICE));
-    onProgress?.(Math.min(i + PROGRESS_SLICE, items.length), items.length);
-  }
+  const slices = [];
+  for (let i = 0; i < items.length; i += PROGRESS_SLICE) slices.push(items.slice(i, i + PROGRESS_SLICE));
+  return slices;
 }
 
 const PROGRESS_SLICE = 5000;
+
+/**
+ * Writes the published state of a whole space at `cv` (the import's single publish): types, assets, lists
+ * and every published entry with its paths (`publishedSlices`), in bulk. Runs inside the publish transaction,
+ * on a space whose published log is empty (new, or cleared by the import). `vectors`: search vectors computed
+ * beside the transaction (`startSearchVectors`), where the engine has them.
+ */
+export async function publishSpaceState(
+  tx: Transaction<Database>,
+  spaceId: string,
+  cv: number,
+  state: SpaceState,
+  slices: readonly (readonly { snapshot: EntrySnapshot; typeKind: string }[])[],
+  options: { vectors?: SearchVectors | undefined; onProgress?: (done: number, total: number) => void } = {},
+): Promise<void> {
+  await putDocVersion(tx, spaceId, cv, 'types', '*', state.types);
+  for (const a of state.assets) await putDocVersion(tx, spaceId, cv, 'asset', a.id, a);
+  for (const l of state.lists) await putDocVersion(tx, spaceId, cv, 'list', l.key, l.doc);
+  const total = slices.reduce((n, slice) => n + slice.length, 0);
+  let done = 0;
+  for (const slice of slices) {
+    await insertFirstEntryVersions(tx, spaceId, cv, slice, options.vectors);
+    done += slice.length;
+    options.onProgress?.(done, total);
+  }
+}

@@ -1,6 +1,8 @@
 import type { AssetDoc, ContentTypeDef, FieldValues } from '../content/model.js';
+import type { Selectable } from 'kysely';
 import { bulkInsert } from './bulk-insert.js';
 import type { Store } from './open-store.js';
+import type { EntriesTable } from './schema.js';
 import type { Queryable } from './spaces-repo.js';
 import { clearListSpace } from './list-repo.js';
 
@@ -81,8 +83,30 @@ export async function listEntries(
     .orderBy('position')
     .orderBy('id')
     .execute();
+  return rows.map((r) => entryRowOf(store, r));
+}
+
+/** Entries in id order after `afterId` (keyset pages: an export of a large space reads a page at a time). */
+export async function listEntriesPage(
+  store: Store,
+  spaceId: string,
+  afterId: string | null,
+  limit: number,
+): Promise<EntryRow[]> {
+  const rows = await store.db
+    .selectFrom('entries')
+    .selectAll()
+    .where('space_id', '=', spaceId)
+    .$if(afterId !== null, (q) => q.where('id', '>', afterId ?? ''))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => entryRowOf(store, r));
+}
+
+function entryRowOf(store: Store, r: Selectable<EntriesTable>): EntryRow {
   const json = store.dialect.parseJson;
-  return rows.map((r) => ({
+  return {
     id: r.id,
     type: r.type,
     name: r.name,
@@ -97,7 +121,7 @@ export async function listEntries(
     firstPublishedAt: r.first_published_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
-  }));
+  };
 }
 
 export async function insertTypes(

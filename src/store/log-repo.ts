@@ -2,7 +2,7 @@ import { type Expression, type SqlBool, sql, type Transaction } from 'kysely';
 import type { EntrySnapshot } from '../content/model.js';
 import { pathKey } from '../content/paths.js';
 import { bulkInsert } from './bulk-insert.js';
-import { closeListVersion, putListVersions, pruneListVersions } from './list-repo.js';
+import { closeListVersion, putListVersions, pruneListVersions, type SearchVectors } from './list-repo.js';
 import type { Store } from './open-store.js';
 import type { Database } from './schema.js';
 
@@ -185,6 +185,7 @@ export async function insertFirstEntryVersions(
   spaceId: string,
   cv: number,
   items: readonly { snapshot: EntrySnapshot; typeKind: string }[],
+  vectors?: SearchVectors,
 ): Promise<void> {
   await bulkInsert(
     tx,
@@ -219,7 +220,7 @@ export async function insertFirstEntryVersions(
         ]),
   );
   await bulkInsert(tx, 'entry_paths', PATH_COLUMNS, paths);
-  await putListVersions(tx, spaceId, cv, items);
+  await putListVersions(tx, spaceId, cv, items, vectors);
 }
 
 export async function closeDoc(

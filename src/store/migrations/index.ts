@@ -12,6 +12,7 @@ import { up0009InboxPermissions } from './0009-inbox-permissions.js';
 import { up0010TokenGeneration } from './0010-token-generation.js';
 import { up0011SyncIndexes } from './0011-sync-indexes.js';
 import { up0012EntryCloseIndex } from './0012-entry-close-index.js';
+import { up0013Lz4Documents } from './0013-lz4-documents.js';
 
 type Up = (db: Kysely<unknown>, dialect: StoreDialect) => Promise<void>;
 
@@ -32,6 +33,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0010-token-generation', up0010TokenGeneration],
   ['0011-sync-indexes', up0011SyncIndexes],
   ['0012-entry-close-index', up0012EntryCloseIndex],
+  ['0013-lz4-documents', up0013Lz4Documents],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {

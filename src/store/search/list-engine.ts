@@ -20,6 +20,8 @@ export interface SearchDoc {
   type: string;
   publishedAt: string;
   cvFrom: number;
+  /** The engine's own vector of `body`, computed beforehand (`searchVectors`), where the engine has one. */
+  vector?: string;
 }
 
 /** Which versions a list reads: the cv, and the type (or every type but folders). */
@@ -43,6 +45,15 @@ export interface ListEngine {
   /** Engine-specific DDL after the tables exist: full-text index, planner settings. */
   afterCreate(db: Kysely<unknown>): Promise<void>;
   insertSearch(tx: Transaction<Database> | Kysely<Database>, docs: readonly SearchDoc[]): Promise<void>;
+  /**
+   * Engines whose full-text rows hold a computed vector (PostgreSQL: `tsvector`, stemming is most of an
+   * import's database time): the vectors of many texts, in order, computed on a connection of their own so a
+   * bulk load can compute them beside its transaction. Pure computation: reads and writes no table.
+   */
+  searchVectors?(
+    db: Kysely<Database>,
+    docs: readonly Pick<SearchDoc, 'scope' | 'config' | 'body'>[],
+  ): Promise<string[]>;
   deleteSearch(tx: Transaction<Database> | Kysely<Database>, vids: readonly number[]): Promise<void>;
   /** Removes every full-text row (of all spaces). */
   clearSearch(tx: Transaction<Database> | Kysely<Database>): Promise<void>;

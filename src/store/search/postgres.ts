@@ -1,8 +1,16 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ListEngine, SearchDoc } from './list-engine.js';
 
 // list-repo's OPEN_CV (not imported: list-repo imports this module).
 const OPEN_CV = 2147483647;
+
+/**
+ * The vector of one text: the scope token as a lexeme of its own, then the text in its locale's configuration.
+ * Each argument is a value (bound) or a column reference (`sql\`d.body\``).
+ */
+function vectorSql(scope: unknown, config: unknown, body: unknown): RawBuilder<unknown> {
+  return sql`to_tsvector('simple', ${scope}) || to_tsvector(${config}::regconfig, ${body})`;
+}
 
 /**
  * PostgreSQL: a `tsvector` per version and locale built with the locale's text-search configuration
@@ -32,12 +40,28 @@ export const postgresListEngine: ListEngine = {
     for (let i = 0; i < docs.length; i += 500) {
       const rows = docs.slice(i, i + 500).map(
         (d) =>
-          sql`(${d.vid}, to_tsvector('simple', ${d.scope}) || to_tsvector(${d.config}::regconfig, ${d.body}),
+          sql`(${d.vid}, ${d.vector === undefined ? vectorSql(d.scope, d.config, d.body) : sql`${d.vector}::tsvector`},
               ${d.entryId}, ${d.type}, ${d.publishedAt}, ${d.cvFrom}, ${OPEN_CV})`,
       );
       await sql`insert into list_search (vid, tsv, entry_id, type, published_at, cv_from, cv_to)
         values ${sql.join(rows)}`.execute(tx);
     }
+  },
+
+  async searchVectors(db, docs) {
+    const out: string[] = [];
+    for (let i = 0; i < docs.length; i += 2000) {
+      const chunk = docs.slice(i, i + 2000);
+      const { rows } = await sql<{
+        v: string;
+      }>`select (${vectorSql(sql`d.scope`, sql`d.config`, sql`d.body`)})::text as v
+        from unnest(${chunk.map((d) => d.scope)}::text[], ${chunk.map((d) => d.config)}::text[],
+          ${chunk.map((d) => d.body)}::text[]) with ordinality as d(scope, config, body, n) order by d.n`.execute(
+        db,
+      );
+      for (const r of rows) out.push(r.v);
+    }
+    return out;
   },
 
   async deleteSearch(tx, vids) {
