@@ -1,6 +1,231 @@
 // @ts-check
 import js from '@eslint/js';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layers and their import rules (docs/architecture.md, "Layers and import rules"). Each row is its own rule,
+ * `layers/<name>`: ESLint replaces (does not merge) a rule's options when two config blocks match one file, so
+ * two rows sharing `no-restricted-imports` would silently drop one of them. Every row runs the same core rule
+ * under its own id instead: `imports` is typescript-eslint's `no-restricted-imports` (which knows `import type`),
+ * `syntax` is ESLint's `no-restricted-syntax`. Import sources are matched as written, so patterns are relative
+ * paths (`../server/app.js`). test/lint-rules.test.ts holds one passing and one failing case per row.
+ */
+const RULES = {
+  imports: tseslint.plugin.rules['no-restricted-imports'],
+  syntax: builtinRules.get('no-restricted-syntax'),
+};
+
+/** @type {{ name: string, files: string[], ignores?: string[], rule: keyof typeof RULES, options: unknown[] }[]} */
+const LAYER_RULES = [
+  {
+    // The app factory is the composition root: only the CLI (and tests, outside src/) build the app.
+    name: 'server-is-root',
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/server/**'],
+    rule: 'imports',
+    options: [
+      {
+        patterns: [
+          {
+            regex: '^(?:\\./|(?:\\.\\./)+)server(?:/|$)',
+            message:
+              'src/server/ is the composition root: only src/cli/ and tests import it. Route plugins take `AppServices` from src/app/services.ts.',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // Leaves: any folder may import them, so they import nothing from src/ but src/lib/ (a flat folder each).
+    name: 'errors-leaf',
+    files: ['src/errors/**/*.ts'],
+    rule: 'imports',
+    options: [
+      {
+        patterns: [
+          {
+            regex: '^\\.\\./(?!lib/)',
+            message: 'src/errors/ is a leaf: it imports nothing from src/ except src/lib/.',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'config-leaf',
+    files: ['src/config/**/*.ts'],
+    rule: 'imports',
+    options: [
+      {
+        patterns: [
+          {
+            regex: '^\\.\\./(?!lib/)',
+            message: 'src/config/ is a leaf: it imports nothing from src/ except src/lib/.',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // What the root hands the route plugins is described, not built, here: no value import keeps it free.
+    name: 'app-types-only',
+    files: ['src/app/**/*.ts'],
+    rule: 'imports',
+    options: [
+      {
+        patterns: [
+          {
+            regex: '.',
+            allowTypeImports: true,
+            message: 'src/app/ holds types only: use `import type`.',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // One constructor per code (src/errors/errors.ts): call sites never spell a code or a status.
+    name: 'error-constructors',
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/errors/**'],
+    rule: 'syntax',
+    options: [
+      {
+        selector: 'NewExpression[callee.name="FolioError"]',
+        message:
+          "Use the code's constructor from src/errors/errors.ts (`notFound(message)`), not `new FolioError`.",
+      },
+    ],
+  },
+  {
+    // The store is below every domain: it imports values only from itself and the leaves. Model types (`import
+    // type` from src/content/model.ts) are fine. Two rows, one per depth, since sources are matched as written:
+    // in src/store/ any `../` leaves the store, in src/store/<folder>/ a `../../` does.
+    name: 'store-imports',
+    files: ['src/store/*.ts'],
+    rule: 'imports',
+    options: [
+      {
+        patterns: [
+          {
+            regex: '^\\.\\./(?!errors/|config/|lib/)',
+            allowTypeImports: true,
+            message:
+              'src/store/ imports values only from src/store/, src/errors/, src/config/ and src/lib/ (types from anywhere): the list tables are src/delivery/list/list-write-repo.ts, publishing is src/content/publish-log.ts.',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'store-imports',
+    files: ['src/store/*/**/*.ts'],
+    rule: 'imports',
+    options: [
+      {
+        patterns: [
+          {
+            regex: '^\\.\\./\\.\\./(?!errors/|config/|lib/)',
+            allowTypeImports: true,
+            message:
+              'src/store/ imports values only from src/store/, src/errors/, src/config/ and src/lib/ (types from anywhere).',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // Migrations are frozen history (STYLE.md rule 14): their own SQL, Kysely, and the `Engine` type; backfills
+    // are reindex steps (src/store/reindex.ts).
+    name: 'frozen-migrations',
+    files: ['src/store/migrations/*.ts'],
+    ignores: ['src/store/migrations/index.ts'],
+    rule: 'imports',
+    options: [
+      {
+        patterns: [
+          {
+            regex: '^\\.',
+            allowTypeImports: true,
+            message:
+              'A migration imports no code (constants are copied in, data backfills are reindex steps): it must not change when the app does.',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // SQL is built in the store and in `*-repo.ts` files: elsewhere Kysely is a type (a `Transaction` to pass on).
+    name: 'kysely-in-repos',
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/**', 'src/**/*-repo.ts'],
+    rule: 'imports',
+    options: [
+      {
+        paths: [
+          {
+            name: 'kysely',
+            allowTypeImports: true,
+            message: 'Build SQL in a `*-repo.ts` file (or src/store/); here import Kysely types only.',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // Route files hold no SQL: no Kysely at all, not even its types, nor the table types.
+    name: 'routes-no-kysely',
+    files: ['src/**/routes.ts', 'src/**/*-routes.ts'],
+    rule: 'imports',
+    options: [
+      {
+        paths: [
+          { name: 'kysely', message: 'Route files hold no SQL: call a service or a `*-repo.ts` function.' },
+        ],
+        patterns: [
+          {
+            regex: '(?:^|/)store/schema(?:\\.js)?$',
+            message: 'Route files hold no SQL: the table types belong to the repositories.',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // ... nor queries built on a connection they were handed (`store.db.selectFrom(…)` needs no import).
+    name: 'routes-no-queries',
+    files: ['src/**/routes.ts', 'src/**/*-routes.ts'],
+    rule: 'syntax',
+    options: [
+      {
+        selector:
+          'CallExpression[callee.property.name=/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|transaction|executeQuery)$/]',
+        message: 'Route files hold no SQL: call a service or a `*-repo.ts` function.',
+      },
+    ],
+  },
+  {
+    // One dialect object with capability flags (src/store/dialect/): code asks for a capability, never the engine.
+    name: 'dialect-capabilities',
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/**'],
+    rule: 'syntax',
+    options: [
+      {
+        selector:
+          'MemberExpression[property.name="engine"]:matches([object.name="dialect"], [object.property.name="dialect"])',
+        message:
+          "Ask the store's dialect for a capability (`rowLocks`, `streamsRows`, `jsonText`, …; add one in src/store/dialect/) instead of comparing its engine.",
+      },
+    ],
+  },
+];
+
+const layers = {
+  meta: { name: 'folio-layers' },
+  rules: Object.fromEntries(LAYER_RULES.map((row) => [row.name, RULES[row.rule]])),
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'client/dist/'] },
@@ -18,4 +243,10 @@ export default tseslint.config(
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  { plugins: { layers } },
+  ...LAYER_RULES.map((row) => ({
+    files: row.files,
+    ...(row.ignores ? { ignores: row.ignores } : {}),
+    rules: { [`layers/${row.name}`]: /** @type {const} */ (['error', ...row.options]) },
+  })),
 );

@@ -11,7 +11,7 @@ import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';
-import { loadConfig, type StoreConfig } from '../src/server/config.js';
+import { loadConfig, type StoreConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/open-store.js';
 import { fmt, get, measure } from './lib-measure.js';
 import { dropSchema } from '../test/helpers/engines.js';

@@ -15,7 +15,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';
-import { type Config, loadConfig, type StoreConfig } from '../src/server/config.js';
+import { type Config, loadConfig, type StoreConfig } from '../src/config/config.js';
 import { compileList } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { slotLayout } from '../src/delivery/list/slots.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { openRuntime } from '../src/cli/runtime.js';
-import { loadConfig } from '../src/server/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { dropSchema } from '../test/helpers/engines.js';
 import { type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
 import {

@@ -10,7 +10,7 @@ import Fastify, { LogController } from 'fastify';
 import { ensureDemo } from '../src/cli/demo.js';
 import { openRuntime } from '../src/cli/runtime.js';
 import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
+import { loadConfig } from '../src/config/config.js';
 
 export interface RecordedResponse {
   path: string;

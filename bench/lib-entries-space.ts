@@ -8,11 +8,12 @@ import type { Transaction } from 'kysely';
 import type { BlobStore } from '../src/blobs/blob-store.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import type { ContentTypeDef, EntrySnapshot } from '../src/content/model.js';
-import { pathKey } from '../src/content/paths.js';
-import { putListVersions } from '../src/store/list-repo.js';
+import { pathKey } from '../src/lib/path-key.js';
+import { putListVersions } from '../src/delivery/list/list-write-repo.js';
+import type { StoreDialect } from '../src/store/dialect/dialect.js';
 import type { Store } from '../src/store/open-store.js';
 import type { Database } from '../src/store/schema.js';
-import { withPublish } from '../src/store/spaces-repo.js';
+import { withPublish } from '../src/content/publish-log.js';
 
 export const POST_TYPE: ContentTypeDef = {
   key: 'post',
@@ -239,7 +240,13 @@ function post(i: number, r: () => number): EntrySnapshot {
   };
 }
 
-async function writePosts(tx: Transaction<Database>, spaceId: string, cv: number, posts: EntrySnapshot[]) {
+async function writePosts(
+  tx: Transaction<Database>,
+  dialect: StoreDialect,
+  spaceId: string,
+  cv: number,
+  posts: EntrySnapshot[],
+) {
   for (let i = 0; i < posts.length; i += 1000) {
     const chunk = posts.slice(i, i + 1000);
     await tx
@@ -274,6 +281,7 @@ async function writePosts(tx: Transaction<Database>, spaceId: string, cv: number
     await tx.insertInto('entry_paths').values(paths).execute();
     await putListVersions(
       tx,
+      dialect,
       spaceId,
       cv,
       chunk.map((snapshot) => ({ snapshot, typeKind: 'collection' })),
@@ -294,6 +302,6 @@ export async function generateSpace(
   const r = rng(42);
   const count = total - (bundle.entries as unknown[]).length;
   const posts = Array.from({ length: count }, (_, i) => post(i, r));
-  await withPublish(store, spaceId, (tx, cv) => writePosts(tx, spaceId, cv, posts));
+  await withPublish(store, spaceId, (tx, cv) => writePosts(tx, store.dialect, spaceId, cv, posts));
   return { posts };
 }

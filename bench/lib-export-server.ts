@@ -16,7 +16,7 @@ import { openRuntime } from '../src/cli/runtime.js';
 import { planColumns } from '../src/forms/export/columns.js';
 import { csvHeader, csvLine, type ExportRow, ndjsonLine } from '../src/forms/export/formats.js';
 import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { benchValues, EXPORT_BUNDLE } from './lib-export-space.js';
 import { peakRssMb } from './lib-peak-rss.js';
 import { serveBenchChild } from './lib-serve.js';

@@ -23,8 +23,7 @@ function postEntry(i: number, r: () => number): Record<string, unknown> {
   const at = new Date(
     Date.UTC(y, m - 1, 1 + Math.floor(r() * 28), Math.floor(r() * 24), Math.floor(r() * 60)),
   ).toISOString();
-  const perLocale = <T>(f: () => T): Record<string, T> =>
-    Object.fromEntries(LOCALES.map((l) => [l, f()]));
+  const perLocale = <T>(f: () => T): Record<string, T> => Object.fromEntries(LOCALES.map((l) => [l, f()]));
   const para = (s: string) => ({
     type: 'doc',
     content: [{ type: 'paragraph', content: [{ type: 'text', text: s }] }],

@@ -11,7 +11,7 @@ import Fastify, { LogController } from 'fastify';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { openRuntime, type Runtime } from '../src/cli/runtime.js';
 import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { serveBenchChild } from './lib-serve.js';
 import { BUNDLE } from './lib-submissions-space.js';
 

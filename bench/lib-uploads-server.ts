@@ -12,7 +12,7 @@ import Fastify, { LogController } from 'fastify';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { openRuntime } from '../src/cli/runtime.js';
 import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { serveBenchChild } from './lib-serve.js';
 import { UPLOADS_BUNDLE } from './lib-uploads-space.js';
 

@@ -13,10 +13,9 @@ import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import type { EntrySnapshot } from '../src/content/model.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';
-import { type Config, loadConfig, type StoreConfig } from '../src/server/config.js';
-import { putEntryVersion } from '../src/store/log-repo.js';
+import { type Config, loadConfig, type StoreConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/open-store.js';
-import { withPublish } from '../src/store/spaces-repo.js';
+import { publishEntryVersion, withPublish } from '../src/content/publish-log.js';
 import { dropSchema } from '../test/helpers/engines.js';
 import { generateSpace } from './lib-entries-space.js';
 
@@ -101,7 +100,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
     for (let i = 0; i < PUBLISHES; i++) {
       const batch = changed.slice((i * CHANGES) / PUBLISHES, ((i + 1) * CHANGES) / PUBLISHES);
       await withPublish(store, 'spc_bench', async (tx, cv) => {
-        for (const s of batch) await putEntryVersion(tx, 'spc_bench', cv, s, 'collection');
+        for (const s of batch) await publishEntryVersion(tx, store.dialect, 'spc_bench', cv, s, 'collection');
       });
     }
     console.log(

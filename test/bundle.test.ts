@@ -10,6 +10,7 @@ import { getSpace, listSpaceIds } from '../src/store/spaces-repo.js';
 import { DEMO_DIR } from '../src/cli/demo.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir } from './helpers/fixture.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 type Mutate = (b: any) => void; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests break bundles freely
 
@@ -142,8 +143,9 @@ describe.each(ENGINES)('bundle import and export on %s', (engine) => {
 
   it('imports a folder type without `fields` (the shape DESIGN.md shows), defaulting it to []', async () => {
     const b = fixtureBundle();
-    const folder = b.types.find((t: { kind: string }) => t.kind === 'folder');
-    delete folder.fields;
+    const types = b.types as Record<string, unknown>[];
+    const folder = types.find((t) => t.kind === 'folder');
+    if (folder) delete folder.fields;
     const check = validateBundle(b);
     expect(check.ok && check.bundle.types.find((t) => t.kind === 'folder')?.fields).toEqual([]);
     // The normalised bundle is new objects: nothing of the input is handed on.
@@ -151,7 +153,7 @@ describe.each(ENGINES)('bundle import and export on %s', (engine) => {
     const own = await openTestEnv(engine);
     try {
       const result = await importBundle(own.store, own.blobs, b, { baseDir: dir });
-      expect(result.counts.types).toBe(b.types.length);
+      expect(result.counts.types).toBe(types.length);
     } finally {
       await own.close();
     }
@@ -188,7 +190,7 @@ describe.each(ENGINES)('bundle import and export on %s', (engine) => {
     );
     expect(bundle).toEqual(expected);
     // And the exported folder imports again (with --replace) to the same export.
-    const out = mkdtempSync(join(tmpdir(), 'folio-export-'));
+    const out = tempDir('folio-export-');
     await exportBundleToDir(env.store, env.blobs, 'spc_test', out);
     const again = JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8'));
     const before = (await getSpace(env.store, 'spc_test'))?.cv ?? 0;
@@ -234,6 +236,33 @@ describe.each(ENGINES)('bundle import and export on %s', (engine) => {
     await expect(
       importBundle(env.store, env.blobs, fixtureBundle(), { baseDir: dir }),
     ).rejects.toBeInstanceOf(BundleError);
+  });
+
+  it('starts a new token generation when it replaces a space, so instances drop cached tokens', async () => {
+    const gen = async () =>
+      Number(
+        (
+          await env.store.db
+            .selectFrom('spaces')
+            .select('token_gen')
+            .where('id', '=', 'spc_test')
+            .executeTakeFirstOrThrow()
+        ).token_gen,
+      );
+    const before = await gen();
+    const { cv } = await importBundle(env.store, env.blobs, fixtureBundle(), { baseDir: dir, replace: true });
+    expect(await gen()).toBe(before + 1);
+    // An import is a publish: a content.published event for its cv waits in the outbox.
+    const events = await env.store.db
+      .selectFrom('outbox')
+      .select('payload')
+      .where('space_id', '=', 'spc_test')
+      .where('kind', '=', 'event')
+      .execute();
+    const published = events.map((e) =>
+      env.store.dialect.parseJson<{ type: string; data: { cv: number } }>(e.payload),
+    );
+    expect(published).toContainEqual(expect.objectContaining({ type: 'content.published', data: { cv } }));
   });
 
   it('imports the demo bundle and round-trips it', async () => {

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { openStore } from '../src/store/open-store.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 // These tests run the embedded default (SQLite, no Redis) even where CI exports DATABASE_URL and REDIS_URL.
 const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '' };
@@ -59,7 +59,7 @@ function serve(
 
 describe('the folio CLI', () => {
   it('rejects a bad bundle with a non-zero exit naming the JSON path, and writes nothing', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    const dataDir = tempDir('folio-cli-');
     const dir = await fixtureDir();
     const bad = fixtureBundle() as { entries: { fields: Record<string, unknown> }[] };
     bad.entries[0]!.fields.title = 42;
@@ -72,7 +72,7 @@ describe('the folio CLI', () => {
   });
 
   it('imports, creates a token, serves the imported space, and exports it', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    const dataDir = tempDir('folio-cli-');
     const dir = await fixtureDir();
     writeFileSync(join(dir, 'b.json'), JSON.stringify(fixtureBundle()));
     const imported = await run(['import', join(dir, 'b.json')], { DATA_DIR: dataDir });
@@ -126,14 +126,14 @@ describe('the folio CLI', () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
 
-    const out = mkdtempSync(join(tmpdir(), 'folio-export-'));
+    const out = tempDir('folio-export-');
     const exported = await run(['export', 'spc_test', out], { DATA_DIR: dataDir });
     expect(exported.code).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8')).space.id).toBe('spc_test');
   });
 
   it('sweeps expired submissions and unused uploads once, for cron (spec 3.2, 3.3)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    const dataDir = tempDir('folio-cli-');
     const store = await openStore({ engine: 'sqlite', file: join(dataDir, 'folio.sqlite') });
     const blobs = new LocalDirBlobStore(join(dataDir, 'blobs'));
     const past = new Date(Date.now() - 60_000).toISOString();
@@ -193,7 +193,7 @@ describe('the folio CLI', () => {
   });
 
   it('serves the demo space on an empty data dir and prints tokens and working examples', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    const dataDir = tempDir('folio-cli-');
     const { output, child } = await serve({ DATA_DIR: dataDir });
     const text = output();
     const token = /public token:\s+(folio_pub_\w+)/.exec(text)?.[1];

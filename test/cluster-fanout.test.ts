@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SpaceDirectory } from '../src/cluster/space-directory.js';
 import { publishEntries, saveDraft } from '../src/content/publish-entries.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
-import type { Config } from '../src/server/config.js';
+import type { Config } from '../src/config/config.js';
 import { openStore, type Store } from '../src/store/open-store.js';
 import type { SpaceRow } from '../src/store/spaces-repo.js';
 import { type Engine, openTestEnv, type TestEnv } from './helpers/engines.js';

@@ -315,9 +315,11 @@ describe.each(ENGINES)('delivery on %s', (engine) => {
     });
 
     it('answers 410 cv_expired below the kept history', async () => {
-      const { pruneBefore } = await import('../src/store/log-repo.js');
+      const { prunePublished } = await import('../src/content/publish-log.js');
       const { body } = await t.get(`${base}/status`, pub);
-      await t.store.db.transaction().execute((tx) => pruneBefore(tx, 'spc_test', body.cv));
+      await t.store.db
+        .transaction()
+        .execute((tx) => prunePublished(tx, t.store.dialect, 'spc_test', body.cv));
       const r = await t.get(`${base}/entries/ent_post?cv=${body.cv - 1}`, pub);
       expect(r.status).toBe(410);
       expect(r.body.error).toMatchObject({ code: 'cv_expired', details: { oldestCv: body.cv } });

@@ -74,6 +74,8 @@ describe.each(ENGINES)('durability under SIGKILL on %s (issue 15 item 5)', (engi
     writeFileSync(join(dir, 'bundle.json'), JSON.stringify(bundle()));
     const imported = await runFolio(['import', join(dir, 'bundle.json')], env);
     expect(imported.code, imported.out).toBe(0);
+    // The import's own content.published went out before the receiver subscribed: the load's events come after.
+    const subscribedAt = new Date().toISOString();
     const receiver = await WebhookReceiver.start();
     try {
       server = await serveFolio(env);
@@ -162,6 +164,7 @@ describe.each(ENGINES)('durability under SIGKILL on %s (issue 15 item 5)', (engi
           .select('id')
           .where('space_id', '=', SPACE)
           .where('kind', '=', 'event')
+          .where('created_at', '>', subscribedAt)
           .execute();
         const want = new Set(events.map((e) => e.id));
         const received = await receiver.waitFor((r) => {

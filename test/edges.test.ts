@@ -11,7 +11,7 @@ import { MAX_INCLUDED, resolveEntries } from '../src/delivery/resolve.js';
 import { hasUnstorableText } from '../src/forms/controls.js';
 import { deeperThan, MAX_JSON_DEPTH } from '../src/lib/json-depth.js';
 import { clientErrorHandler } from '../src/server/client-errors.js';
-import { FolioError } from '../src/server/errors.js';
+import { FolioError } from '../src/errors/errors.js';
 import { serveEnv } from './helpers/app.js';
 import { ENGINES, openTestEnv } from './helpers/engines.js';
 import { expectEnvelope, rawRequest } from './helpers/envelope.js';

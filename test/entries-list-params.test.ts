@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { publishEntries, saveDraft, unpublishEntries } from '../src/content/publish-entries.js';
-import { backfillListTables, clearListSpace } from '../src/store/list-repo.js';
-import { pruneBefore } from '../src/store/log-repo.js';
-import { withPublish } from '../src/store/spaces-repo.js';
+import { backfillListTables, clearListSpace } from '../src/delivery/list/list-write-repo.js';
+import { prunePublished, withPublish } from '../src/content/publish-log.js';
 import type { TestApp } from './helpers/app.js';
 import { ENGINES } from './helpers/engines.js';
 import { listBundle, LIST_SPACE, LIST_TOKENS, openListApp } from './helpers/list-fixture.js';
@@ -160,8 +159,8 @@ describe.each(ENGINES)('entry list parameters and cursors on %s', (engine) => {
     ];
     const before = await Promise.all(urls.map(async (u) => (await t.get(u, pub)).body));
     await t.store.db.transaction().execute(async (tx) => {
-      await clearListSpace(tx, LIST_SPACE);
-      await backfillListTables(tx);
+      await clearListSpace(tx, t.store.dialect, LIST_SPACE);
+      await backfillListTables(tx, t.store.dialect);
     });
     const after = await Promise.all(urls.map(async (u) => (await t.get(u, pub)).body));
     expect(after).toEqual(before);
@@ -176,7 +175,7 @@ describe.each(ENGINES)('entry list parameters and cursors on %s', (engine) => {
     await saveDraft(t.store, LIST_SPACE, 'ent_i2', { title: { en: 'Beta chair II' } });
     await publishEntries(t.store, LIST_SPACE, ['ent_i2']);
     const { cv } = await withPublish(t.store, LIST_SPACE, async (tx, next) =>
-      pruneBefore(tx, LIST_SPACE, next),
+      prunePublished(tx, t.store.dialect, LIST_SPACE, next),
     );
     const url = `${entries}?type=item&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`;
     let r = await t.get(url, pub);

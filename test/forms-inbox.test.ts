@@ -11,7 +11,7 @@ import { parseBulk } from '../src/forms/inbox/bodies.js';
 import { parseInboxFilter } from '../src/forms/inbox/filter.js';
 import { sweepRetention } from '../src/forms/retention/sweeps.js';
 import { insertSubmission } from '../src/forms/submissions-repo.js';
-import { FolioError } from '../src/server/errors.js';
+import { FolioError } from '../src/errors/errors.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { emailForm } from './helpers/form-defs.js';

@@ -7,7 +7,7 @@ import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';
-import { loadConfig, type StoreConfig } from '../src/server/config.js';
+import { loadConfig, type StoreConfig } from '../src/config/config.js';
 import { openStore, type Store } from '../src/store/open-store.js';
 import { DATABASE_URL } from './helpers/engines.js';
 import { type EdgeTestApp, get, openEdgeTestApp, TcpProxy } from './helpers/edge.js';

@@ -7,7 +7,7 @@ import { BUILTIN_PRESETS, ladderWidth, planImage, WIDTH_LADDER } from '../src/as
 import { parseImageQuery } from '../src/assets/image-params.js';
 import { ImageWork } from '../src/assets/image-work.js';
 import { accepts, negotiateFormat } from '../src/assets/negotiate.js';
-import { FolioError } from '../src/server/errors.js';
+import { FolioError } from '../src/errors/errors.js';
 
 describe('planImage', () => {
   const source = fc.record({

@@ -5,7 +5,7 @@ import { parseListQuery } from '../src/delivery/list/list-params.js';
 import { compileList, countList, firstSearchPage, pageList } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { listPlan } from '../src/delivery/list/list-service.js';
-import { backfillListTables, clearAllListTables } from '../src/store/list-repo.js';
+import { backfillListTables, clearAllListTables } from '../src/delivery/list/list-write-repo.js';
 import type { TestApp } from './helpers/app.js';
 import { ENGINES } from './helpers/engines.js';
 import { call } from './helpers/management.js';
@@ -217,10 +217,10 @@ describe.each(ENGINES)('list rows on %s', (engine) => {
     };
     const searchRows = await searched();
     expect(searchRows).toBeGreaterThan(0);
-    await t.store.db.transaction().execute((tx) => clearAllListTables(tx));
+    await t.store.db.transaction().execute((tx) => clearAllListTables(tx, t.store.dialect));
     expect(Number(await count())).toBe(0);
     expect(await searched()).toBe(0);
-    await t.store.db.transaction().execute((tx) => backfillListTables(tx));
+    await t.store.db.transaction().execute((tx) => backfillListTables(tx, t.store.dialect));
     expect(await searched()).toBe(searchRows);
     expect(Number(await count())).toBe(rowsBefore);
     // Every version at its own cv: the first cv's answers and the current ones all come back.

@@ -7,7 +7,7 @@ import type { FormDefinition, FormField } from '../src/forms/rules/index.js';
 import { TURNSTILE_TEST_SECRETS } from '../src/forms/turnstile.js';
 import type { JobRunner } from '../src/jobs/runner.js';
 import { createJobRunner } from '../src/jobs/worker.js';
-import type { Config } from '../src/server/config.js';
+import type { Config } from '../src/config/config.js';
 import { ENGINES } from './helpers/engines.js';
 import { CONTACT_FIELDS, VALID_CONTACT } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';

@@ -10,7 +10,8 @@ import {
   pruneBefore,
 } from '../src/store/log-repo.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
-import { getSpace, withPublish } from '../src/store/spaces-repo.js';
+import { withPublish } from '../src/content/publish-log.js';
+import { getSpace } from '../src/store/spaces-repo.js';
 import { findTokenByHash, insertToken } from '../src/store/tokens-repo.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import type { Kysely } from 'kysely';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { rejectUnknown, single } from '../delivery/params.js';
 import { requireSpace } from '../management/context.js';
-import type { AppServices } from '../server/app.js';
-import { invalidQuery } from '../server/errors.js';
+import type { AppServices } from '../app/services.js';
+import { invalidQuery } from '../errors/errors.js';
 import { ACTIVITY_ACTIONS, listActivity } from './activity-repo.js';
 
 type P = { spaceId: string };

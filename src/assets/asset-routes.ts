@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { assetUrlFor, deliveryDepsOf } from '../delivery/delivery-service.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import { multipartParts } from '../lib/multipart-parts.js';
-import { FolioError } from '../server/errors.js';
+import { unsupportedMediaType } from '../errors/errors.js';
 import {
   getManagedAsset,
   ingestAsset,
@@ -55,8 +55,7 @@ export async function assetRoutes(app: FastifyInstance, opts: { services: AppSer
     // The multipart parser streams and keeps its own limits; this only lifts the scope's 1 MB JSON default.
     { bodyLimit: MAX_ASSET_BYTES + 1024 * 1024 },
     async (req, reply) => {
-      if (!req.isMultipart())
-        throw new FolioError('unsupported_media_type', 'Assets are uploaded as multipart/form-data.');
+      if (!req.isMultipart()) throw unsupportedMediaType('Assets are uploaded as multipart/form-data.');
       const { spaceId } = req.params;
       const { doc, cv } = await ingestAsset(deps, { spaceId, parts: multipartParts(req, ASSET_MESSAGES) });
       return reply.status(201).send({ asset: managedAsset(doc, urlOf(spaceId)(doc)), cv });

@@ -1,7 +1,7 @@
 // What a derived image shows and how big it is: pure arithmetic over the source's size, the signed crop, the
 // focal point and the request (spec 2.3 rules 2-4). The pixels are sharp's business (derive.ts).
 
-import { invalidQuery } from '../server/errors.js';
+import { invalidQuery } from '../errors/errors.js';
 import type { Crop } from './crop.js';
 import type { ImageQuery } from './image-params.js';
 import { MAX_DERIVED_WIDTH } from './limits.js';

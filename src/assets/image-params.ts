@@ -1,7 +1,7 @@
 // The query parameters of a derived image (docs/api.md "Images"), after imgix, Storyblok and Sanity: parsed and
 // checked here, before any asset is read. Unknown parameters and values answer 400 (issue 12 item 1).
 
-import { invalidQuery } from '../server/errors.js';
+import { invalidQuery } from '../errors/errors.js';
 import { type Crop, parseCropParam } from './crop.js';
 import { MAX_DERIVED_WIDTH } from './limits.js';
 

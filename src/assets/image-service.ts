@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { etagOf } from '../cache/etag.js';
 import { type DeliveryDeps, loadSpace } from '../delivery/delivery-service.js';
-import { FolioError, invalidQuery, notFound } from '../server/errors.js';
+import { forbidden, invalidQuery, notFound } from '../errors/errors.js';
 import { type AssetRow, getAsset } from '../store/authoring-repo.js';
 import { validCropSignature } from './crop.js';
 import { deriveImage, DEFAULT_QUALITY } from './derive.js';
@@ -84,10 +84,7 @@ export class ImageService {
     if (query.crop !== null) {
       const { crop, sig } = query.crop;
       if (sig === null || !validCropSignature(this.deps.cropKey, spaceId, assetId, crop, sig))
-        throw new FolioError(
-          'forbidden',
-          'This crop was not saved in content (its signature does not match).',
-        );
+        throw forbidden('This crop was not saved in content (its signature does not match).');
     }
     const source = { width: doc.width, height: doc.height, focal: doc.focal };
     const plan = planImage(source, query, query.crop?.crop ?? null, space.settings.imagePresets);

@@ -2,7 +2,7 @@
 // wait, and concurrent requests for one variant share one run. A burst of distinct variants therefore takes the
 // time it takes, not the memory; JSON requests keep the event loop and the rest of the CPU.
 
-import { FolioError } from '../server/errors.js';
+import { unavailable } from '../errors/errors.js';
 
 export interface ImageWorkOptions {
   /** Derivations running at once. */
@@ -27,9 +27,7 @@ export class ImageWork {
     const shared = this.inFlight.get(key);
     if (shared !== undefined) return shared;
     if (this.running >= this.options.concurrency && this.waiting.length >= this.options.maxWaiting)
-      return Promise.reject(
-        new FolioError('unavailable', 'Too many images are being prepared; retry shortly.'),
-      );
+      return Promise.reject(unavailable('Too many images are being prepared; retry shortly.'));
     const done = this.slot()
       .then(() => work())
       .finally(() => {

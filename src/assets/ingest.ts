@@ -17,11 +17,17 @@ import { displayName, tooLarge } from '../forms/uploads/receive-upload.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffFile } from '../forms/uploads/sniff.js';
 import { newId } from '../lib/ids.js';
 import { invalid, requireSpace } from '../management/context.js';
-import { FolioError, type FieldErrorDetail, notFound } from '../server/errors.js';
+import {
+  type FieldErrorDetail,
+  type FolioError,
+  invalidBody,
+  notFound,
+  validationFailed,
+} from '../errors/errors.js';
 import { getAsset, insertAssets } from '../store/authoring-repo.js';
 import { putDocVersion } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
-import { withPublish } from '../store/spaces-repo.js';
+import { withPublish } from '../content/publish-log.js';
 import { probeFile, type TooManyPixels } from './probe.js';
 
 /** The largest asset file: a print-quality photo or a long PDF, well above what a site serves. */
@@ -73,10 +79,8 @@ interface Received {
   size: number;
 }
 
-const invalidBody = (message: string): FolioError => new FolioError('invalid_body', message);
-
 const fileFailure = (error: FieldErrorDetail): FolioError =>
-  new FolioError('validation_failed', 'The file is not valid.', { details: { fields: { file: error } } });
+  validationFailed('The file is not valid.', { details: { fields: { file: error } } });
 
 const imageTooLarge = (r: TooManyPixels): FolioError =>
   fileFailure({

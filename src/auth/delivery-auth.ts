@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FolioError } from '../server/errors.js';
+import { forbiddenOrigin, previewTokenRequired, unauthorized } from '../errors/errors.js';
 import type { TokenRow } from '../store/tokens-repo.js';
 import type { TokenCache } from './token-cache.js';
 
@@ -40,23 +40,17 @@ const PREVIEW_PREFIX = 'folio_prv_';
 function presentedToken(request: FastifyRequest): { value: string; via: 'header' | 'query' } | null {
   const query = request.query as Record<string, unknown> | undefined;
   const q = query?.token;
-  if (Array.isArray(q)) throw new FolioError('unauthorized', 'Send one token.');
+  if (Array.isArray(q)) throw unauthorized('Send one token.');
   const inQuery = typeof q === 'string' && q !== '' ? q : null;
   if (inQuery?.startsWith(PREVIEW_PREFIX)) {
-    throw new FolioError(
-      'unauthorized',
-      'Preview tokens must be sent in the Authorization header, never in a URL.',
-    );
+    throw unauthorized('Preview tokens must be sent in the Authorization header, never in a URL.');
   }
   const header = request.headers.authorization;
   if (typeof header === 'string' && header !== '') {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m?.[1]) throw new FolioError('unauthorized', 'The Authorization header must be "Bearer <token>".');
+    if (!m?.[1]) throw unauthorized('The Authorization header must be "Bearer <token>".');
     if (inQuery !== null && inQuery !== m[1])
-      throw new FolioError(
-        'unauthorized',
-        'The Authorization header and ?token= name different tokens; send one.',
-      );
+      throw unauthorized('The Authorization header and ?token= name different tokens; send one.');
     return { value: m[1], via: 'header' };
   }
   return inQuery === null ? null : { value: inQuery, via: 'query' };
@@ -70,8 +64,7 @@ export function deliveryAuth(tokens: TokenCache) {
   // Synchronous when the token is in the cache (every cache hit's case: no promise on that path, issue 5).
   return (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     const presented = presentedToken(request);
-    if (!presented)
-      throw new FolioError('unauthorized', 'A token is required: Authorization: Bearer <token> or ?token=.');
+    if (!presented) throw unauthorized('A token is required: Authorization: Bearer <token> or ?token=.');
     const known = tokens.peek(presented.value);
     if (known !== undefined) return check(request, reply, presented, known);
     return tokens.find(presented.value).then((token) => check(request, reply, presented, token));
@@ -86,20 +79,16 @@ function check(
 ): undefined {
   const spaceId = (request.params as { spaceId?: string }).spaceId;
   // A token of another space answers like an unknown one: no hint that the space exists.
-  if (!token || token.spaceId !== spaceId)
-    throw new FolioError('unauthorized', 'The token is not valid for this space.');
+  if (!token || token.spaceId !== spaceId) throw unauthorized('The token is not valid for this space.');
   if (token.kind === 'management') {
-    throw new FolioError('unauthorized', 'Management tokens are for the management API (/v1/spaces/…).');
+    throw unauthorized('Management tokens are for the management API (/v1/spaces/…).');
   }
   if (token.kind === 'preview' && presented.via === 'query') {
-    throw new FolioError(
-      'unauthorized',
-      'Preview tokens must be sent in the Authorization header, never in a URL.',
-    );
+    throw unauthorized('Preview tokens must be sent in the Authorization header, never in a URL.');
   }
   const origin = requestOrigin(request);
   if (origin !== null && token.origins.length > 0 && !token.origins.includes(origin)) {
-    throw new FolioError('forbidden_origin', `Origin ${origin} is not allowed for this token.`);
+    throw forbiddenOrigin(`Origin ${origin} is not allowed for this token.`);
   }
   if (origin !== null) {
     reply.header('access-control-allow-origin', token.origins.length > 0 ? origin : '*');
@@ -112,7 +101,7 @@ function check(
   const query = request.query as Record<string, unknown>;
   const wantsDraft = query.draft === '1' || query.draft === 'true';
   if (token.kind !== 'preview' && (wantsDraft || query.release !== undefined)) {
-    throw new FolioError('preview_token_required', 'draft and release need a preview token.');
+    throw previewTokenRequired();
   }
   request.deliveryToken = token;
   return undefined;

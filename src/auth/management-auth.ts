@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FolioError } from '../server/errors.js';
+import { forbidden, unauthorized } from '../errors/errors.js';
 import type { TokenRow } from '../store/tokens-repo.js';
 import type { TokenCache } from './token-cache.js';
 
@@ -21,13 +21,11 @@ export function managementAuth(tokens: TokenCache) {
     const spaceId = (request.params as { spaceId?: string }).spaceId;
     const header = request.headers.authorization;
     const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!m?.[1])
-      throw new FolioError('unauthorized', 'A management token is required: Authorization: Bearer <token>.');
+    if (!m?.[1]) throw unauthorized('A management token is required: Authorization: Bearer <token>.');
     const token = await tokens.find(m[1]);
-    if (!token || token.spaceId !== spaceId)
-      throw new FolioError('unauthorized', 'The token is not valid for this space.');
+    if (!token || token.spaceId !== spaceId) throw unauthorized('The token is not valid for this space.');
     if (token.kind !== 'management') {
-      throw new FolioError('forbidden', 'This operation needs a management token.');
+      throw forbidden('This operation needs a management token.');
     }
     request.managementToken = token;
   };

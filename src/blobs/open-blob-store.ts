@@ -1,4 +1,4 @@
-import type { BlobsConfig } from '../server/config.js';
+import type { BlobsConfig } from '../config/config.js';
 import { LocalDirBlobStore, type BlobStore } from './blob-store.js';
 import { S3BlobStore } from './s3-blob-store.js';
 

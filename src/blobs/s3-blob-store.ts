@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
-import type { BlobsConfig } from '../server/config.js';
+import type { BlobsConfig } from '../config/config.js';
 import { assertBlobKey, type BlobStore } from './blob-store.js';
 
 export type S3BlobsConfig = Extract<BlobsConfig, { kind: 's3' }>;

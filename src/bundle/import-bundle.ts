@@ -4,6 +4,7 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import type { FieldValues, SpaceSettings } from '../content/model.js';
 import { publishedSlices, publishSpaceState, type SpaceState } from '../content/publish.js';
 import { publishForm } from '../forms/forms-repo.js';
+import { enqueueEvent } from '../jobs/outbox-repo.js';
 import { newId } from '../lib/ids.js';
 import {
   clearSpaceContent,
@@ -14,7 +15,7 @@ import {
   putDocs,
 } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
-import { startSearchVectors } from '../store/list-repo.js';
+import { clearListSpace, startSearchVectors } from '../delivery/list/list-write-repo.js';
 import type { Database } from '../store/schema.js';
 import { bumpCv } from '../store/spaces-repo.js';
 import { insertToken } from '../store/tokens-repo.js';
@@ -100,6 +101,7 @@ export async function importBundle(
   let cv: number;
   try {
     ({ cv, replaced } = await store.db.transaction().execute(async (tx) => {
+      await store.dialect.bulkSearchLoad?.before(tx);
       const existing = await tx
         .selectFrom('spaces')
         .select('id')
@@ -113,9 +115,15 @@ export async function importBundle(
           await tx.selectFrom('assets').select('blob_key').where('space_id', '=', spaceId).execute()
         ).map((r) => r.blob_key);
         await clearSpaceContent(tx, spaceId);
+        await clearListSpace(tx, store.dialect, spaceId);
+        // A new token generation: every instance drops its cached lookups of the replaced tokens (migration 0010).
         await tx
           .updateTable('spaces')
-          .set({ name: bundle.space.name, settings: JSON.stringify(settings) })
+          .set((eb) => ({
+            name: bundle.space.name,
+            settings: JSON.stringify(settings),
+            token_gen: eb('token_gen', '+', 1),
+          }))
           .where('id', '=', spaceId)
           .execute();
       } else {
@@ -188,7 +196,7 @@ export async function importBundle(
         releases.map((doc) => ({ key: doc.id, doc })),
         now,
       );
-      await publishSpaceState(tx, spaceId, cv, state, slices, {
+      await publishSpaceState(tx, store.dialect, spaceId, cv, state, slices, {
         vectors,
         onProgress: (done, total) => progress('publish', done, total),
       });
@@ -201,6 +209,9 @@ export async function importBundle(
       );
       // Forms are published at import like every other delivered document (spec 3.4).
       for (const form of bundle.forms) await publishForm(tx, spaceId, cv, form);
+      // An import is a publish: subscribers (a CDN purge) hear of it like of any other, after the bundle's own
+      // webhooks exist. Its history starts at this cv, so the event's keys name the whole space.
+      await enqueueEvent(tx, spaceId, 'content.published', { cv });
       progress('commit');
       return { cv, replaced };
     }));
@@ -213,6 +224,8 @@ export async function importBundle(
     throw err;
   }
   await deleteBlobs(blobs, replaced);
+  // The import is committed; merging the search index's pending rows is an optimisation autovacuum would also do.
+  await store.dialect.bulkSearchLoad?.after(store.db).catch(() => undefined);
   // An import publishes: the in-memory cv (src/cluster/) follows at once in this process.
   store.published.emit(spaceId, cv);
   return {

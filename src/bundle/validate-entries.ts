@@ -1,5 +1,6 @@
 import { type ContentTypeDef, type FieldValues, hasPaths, type LocaleDef } from '../content/model.js';
-import { computePaths, pathKey } from '../content/paths.js';
+import { computePaths } from '../content/paths.js';
+import { pathKey } from '../lib/path-key.js';
 import type { BundleRelease, CheckedEntry } from './format.js';
 import { copyJson, copyTexts } from './json-value.js';
 import { at, isObject, isTimestamp, type Problems, show } from './problems.js';

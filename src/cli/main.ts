@@ -8,7 +8,8 @@ import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
 import { newId } from '../lib/ids.js';
 import { buildApp } from '../server/app.js';
-import { ConfigError, loadConfig } from '../server/config.js';
+import { ConfigError, loadConfig } from '../config/config.js';
+import { LIST_REINDEX } from '../delivery/list/list-write-repo.js';
 import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
@@ -50,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'export':
         return await exportCommand(rest);
       case 'migrate': {
-        const store = await openStore(loadConfig().store);
+        const store = await openStore(loadConfig().store, { reindex: [LIST_REINDEX] });
         await store.close();
         console.log('Store schema is up to date.');
         return 0;
@@ -246,7 +247,7 @@ async function tokenCommand(args: string[]): Promise<number> {
       return 2;
     }
   }
-  const store = await openStore(loadConfig().store);
+  const store = await openStore(loadConfig().store, { reindex: [LIST_REINDEX] });
   try {
     if (!(await getSpace(store, values.space))) {
       console.error(`Space "${values.space}" does not exist.`);

@@ -1,5 +1,5 @@
 import type { Log } from '../observability/log.js';
-import type { StoreConfig } from '../server/config.js';
+import type { StoreConfig } from '../config/config.js';
 import type { Store } from '../store/open-store.js';
 import { PgCvListener } from './pg-cv-listener.js';
 import type { RedisLink } from './redis-link.js';

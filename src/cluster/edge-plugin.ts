@@ -7,7 +7,7 @@ import { Metrics } from '../observability/metrics.js';
 import { recordResponse } from '../observability/request-metrics.js';
 import { rateLimitStage } from '../ratelimit/rate-limit-stage.js';
 import { createLimiter } from '../ratelimit/token-limiter.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import { deriveKey } from '../store/secrets-repo.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { CvFanout } from './cv-fanout.js';

@@ -8,14 +8,15 @@ import {
   redirectsTarget,
 } from '../redirects/auto-redirects.js';
 import { readOpenPaths } from '../redirects/redirects-repo.js';
-import { FolioError } from '../server/errors.js';
+import { conflict } from '../errors/errors.js';
 import { type EntryRow, listEntries, listTypes, updateEntryState } from '../store/authoring-repo.js';
-import { closeEntry, putEntryVersion } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { Database } from '../store/schema.js';
 import { type ContentTypeDef, type FieldValues, hasPaths, type SpaceSettings } from './model.js';
-import { computePaths, pathKey } from './paths.js';
+import { pathKey } from '../lib/path-key.js';
+import { computePaths } from './paths.js';
 import { snapshotOf, treeNode } from './publish.js';
+import { closePublishedEntry, publishEntryVersion } from './publish-log.js';
 
 /** What one publishing operation changes; everything runs in one transaction at one cv. */
 export interface PublishPlan {
@@ -100,7 +101,7 @@ export async function publishInTx(
     const publishedAt = mode !== undefined ? at : (row.publishedAt ?? at);
     const firstPublishedAt = row.firstPublishedAt ?? publishedAt;
     const snapshot = snapshotOf(row, fields, newPaths, { publishedAt, firstPublishedAt });
-    await putEntryVersion(tx, spaceId, cv, snapshot, kindOf(row));
+    await publishEntryVersion(tx, store.dialect, spaceId, cv, snapshot, kindOf(row));
     if (mode !== undefined) {
       await updateEntryState(tx, spaceId, id, {
         publishedFields: fields,
@@ -120,7 +121,7 @@ export async function publishInTx(
   for (const id of unpublish) {
     const row = byId.get(id);
     if (before.has(id)) {
-      await closeEntry(tx, spaceId, id, cv);
+      await closePublishedEntry(tx, store.dialect, spaceId, id, cv);
       outcome.affected.add(id);
     }
     if (row && row.publishedFields !== null) {
@@ -134,7 +135,7 @@ export async function publishInTx(
     }
   }
   for (const id of deleted) {
-    await closeEntry(tx, spaceId, id, cv);
+    await closePublishedEntry(tx, store.dialect, spaceId, id, cv);
     outcome.affected.add(id);
   }
 
@@ -169,7 +170,7 @@ function checkUniquePaths(
       const key = `${locale} ${pathKey(path)}`;
       const owner = owners.get(key);
       if (owner !== undefined && (changed.has(r.id) || changed.has(owner))) {
-        throw new FolioError('conflict', `The path "${path}" (${locale}) is already the path of ${owner}.`, {
+        throw conflict(`The path "${path}" (${locale}) is already the path of ${owner}.`, {
           details: { path, locale, entryId: owner },
         });
       }

@@ -1,6 +1,7 @@
 import type { Store } from '../store/open-store.js';
 import { updateEntryState } from '../store/authoring-repo.js';
-import { getSpace, withPublish } from '../store/spaces-repo.js';
+import { getSpace } from '../store/spaces-repo.js';
+import { withPublish } from './publish-log.js';
 import type { FieldValues } from './model.js';
 import { type PublishOutcome, type PublishPlan, publishInTx } from './publish-core.js';
 

@@ -1,8 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { EntryRow } from '../store/authoring-repo.js';
-import { insertFirstEntryVersions, putDocVersion } from '../store/log-repo.js';
-import type { SearchVectors } from '../store/list-repo.js';
+import { putDocVersion } from '../store/log-repo.js';
+import type { SearchVectors } from '../delivery/list/list-write-repo.js';
+import type { StoreDialect } from '../store/dialect/dialect.js';
 import type { Database } from '../store/schema.js';
+import { publishFirstVersions } from './publish-log.js';
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, SpaceSettings } from './model.js';
 import { computePaths, type TreeNode } from './paths.js';
 
@@ -72,6 +74,7 @@ const PROGRESS_SLICE = 5000;
  */
 export async function publishSpaceState(
   tx: Transaction<Database>,
+  dialect: StoreDialect,
   spaceId: string,
   cv: number,
   state: SpaceState,
@@ -84,7 +87,7 @@ export async function publishSpaceState(
   const total = slices.reduce((n, slice) => n + slice.length, 0);
   let done = 0;
   for (const slice of slices) {
-    await insertFirstEntryVersions(tx, spaceId, cv, slice, options.vectors);
+    await publishFirstVersions(tx, dialect, spaceId, cv, slice, options.vectors);
     done += slice.length;
     options.onProgress?.(done, total);
   }

@@ -3,7 +3,8 @@ import type { AssetDoc, ContentTypeDef, EntrySnapshot, FieldValues, TypeMap } fr
 import { snapshotOf, treeNode } from '../content/publish.js';
 import { formsForEntries } from '../forms/deliver-service.js';
 import type { DeliveredForm } from '../forms/definition/index.js';
-import { computePaths, pathKey } from '../content/paths.js';
+import { computePaths } from '../content/paths.js';
+import { pathKey } from '../lib/path-key.js';
 import type { SpaceRow } from '../store/spaces-repo.js';
 import { listAssets, listDocs, listEntries, listTypes, type EntryRow } from '../store/authoring-repo.js';
 import { readDocsAt, readEntriesAt, readEntriesOfTypesAt, readEntryIdByPathAt } from '../store/log-repo.js';

@@ -2,8 +2,8 @@ import { type Crop, cropParam, cropSignature } from '../assets/crop.js';
 import { spaceDirectoryOf } from '../cluster/space-directory.js';
 import type { AssetDoc } from '../content/model.js';
 import { redirectForPath } from '../redirects/resolve-redirects.js';
-import type { AppServices } from '../server/app.js';
-import { FolioError, invalidQuery, notFound } from '../server/errors.js';
+import type { AppServices } from '../app/services.js';
+import { FolioError, invalidQuery, notFound } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace, type SpaceRow } from '../store/spaces-repo.js';
@@ -119,7 +119,7 @@ export async function entryByPath(deps: DeliveryDeps, scope: Scope, path: string
       path,
       scope.view.cv,
     );
-    throw redirect ? new FolioError('not_found', message, { extra: { redirect } }) : notFound(message);
+    throw notFound(message, redirect ? { extra: { redirect } } : {});
   }
   return { entry, included: result.included, cv: scope.view.cv };
 }

@@ -1,6 +1,6 @@
 import { localeChain, defaultLocale } from '../content/locales.js';
 import type { SpaceSettings, TypeMap } from '../content/model.js';
-import { FolioError, invalidQuery } from '../server/errors.js';
+import { cvExpired as cvExpiredError, type FolioError, invalidQuery } from '../errors/errors.js';
 
 export interface CommonParams {
   locale: string;
@@ -107,13 +107,9 @@ export function checkFieldNames(params: CommonParams, types: TypeMap): void {
 }
 
 export const cvExpired = (cv: number, minCv: number): FolioError =>
-  new FolioError(
-    'cv_expired',
-    `cv ${cv} is older than the oldest kept version (${minCv}); request a current cv.`,
-    {
-      details: { oldestCv: minCv },
-    },
-  );
+  cvExpiredError(`cv ${cv} is older than the oldest kept version (${minCv}); request a current cv.`, {
+    details: { oldestCv: minCv },
+  });
 
 /** A comma-separated `keys` parameter (globals, menus): distinct, non-empty, at most `max`. */
 export function parseKeys(raw: string, what: string, max: number): string[] {

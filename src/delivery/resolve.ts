@@ -1,6 +1,6 @@
 import type { Crop } from '../assets/crop.js';
 import type { AssetDoc, EntrySnapshot, TypeMap } from '../content/model.js';
-import { type FolioError, invalidQuery } from '../server/errors.js';
+import { type FolioError, invalidQuery } from '../errors/errors.js';
 import type { ContentView } from './content-view.js';
 import { collectNeeds, emptyNeeds, type Needs, renderFields, type RenderContext } from './render-fields.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cacheHeaders, cdnTag, entryTags } from './cache-headers.js';
 import { preflight } from '../auth/delivery-auth.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import {
   deliveryDepsOf,
   entryById,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FolioError } from '../server/errors.js';
+import { invalidBody } from '../errors/errors.js';
 import { storableText } from './controls.js';
 import { formDataToRecord } from './rules/index.js';
 import type { FormEntry } from './rules/index.js';
@@ -13,8 +13,6 @@ export interface SubmissionBody {
   /** A parsed JSON object, or a prototype-less record of form data (repeated names and `name[]` as lists). */
   values: Record<string, unknown>;
 }
-
-const invalidBody = (message: string): FolioError => new FolioError('invalid_body', message);
 
 const reviver = (_key: string, value: unknown): unknown =>
   typeof value === 'string' ? storableText(value) : value;

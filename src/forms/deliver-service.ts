@@ -1,6 +1,6 @@
 import { defaultLocale } from '../content/locales.js';
 import { cvExpired, parseCommon } from '../delivery/params.js';
-import { invalidQuery, notFound } from '../server/errors.js';
+import { invalidQuery, notFound } from '../errors/errors.js';
 import type { Store } from '../store/open-store.js';
 import type { SpaceRow } from '../store/spaces-repo.js';
 import { currentSpace } from './current-space.js';

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { recordActivity } from '../activity/activity-repo.js';
 import { managementAuth } from '../auth/management-auth.js';
 import { requireScopes } from '../auth/scopes.js';
-import type { AppServices } from '../server/app.js';
-import { FolioError, notFound } from '../server/errors.js';
+import type { AppServices } from '../app/services.js';
+import { forbidden, notFound } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
 import { readSubmissionUpload } from './uploads/uploads-repo.js';
 
@@ -69,7 +69,7 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
     const p = request.params;
     const viaLink = hasLinkQuery(request);
     if (viaLink && !validLink(linkKey, p, request.query, Math.floor(clock().getTime() / 1000)))
-      throw new FolioError('forbidden', 'This download link is not valid or has expired.');
+      throw forbidden('This download link is not valid or has expired.');
     const upload = await readSubmissionUpload(store.db, {
       spaceId: p.spaceId,
       formKey: p.key,

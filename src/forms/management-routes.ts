@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { managementAuth } from '../auth/management-auth.js';
 import { hasScope, requireAnyScope, requireScopes } from '../auth/scopes.js';
-import type { AppServices } from '../server/app.js';
-import { notFound } from '../server/errors.js';
+import type { AppServices } from '../app/services.js';
+import { notFound } from '../errors/errors.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { getAuthoredForm, listAuthoredForms } from './forms-repo.js';
 import { inboxRoutes } from './inbox/routes.js';

@@ -2,9 +2,10 @@
 // then store and publish in one transaction (saving a form bumps cv).
 
 import { recordActivity } from '../activity/activity-repo.js';
-import { FolioError, notFound } from '../server/errors.js';
+import { conflict, notFound } from '../errors/errors.js';
 import type { Store } from '../store/open-store.js';
-import { getSpace, withPublish, type SpaceRow } from '../store/spaces-repo.js';
+import { withPublish } from '../content/publish-log.js';
+import { getSpace, type SpaceRow } from '../store/spaces-repo.js';
 import { hasUnstorableText } from './controls.js';
 import { invalid } from '../management/context.js';
 import { validateFormDefinition } from './definition/index.js';
@@ -75,8 +76,7 @@ export async function saveForm(
   const form = await checkDefinition(store, space, body);
   const { cv, result } = await withPublish(store, space.id, async (tx, cv) => {
     const existed = await upsertAuthoredForm(tx, space.id, form, new Date().toISOString());
-    if (existed && mode.kind === 'create')
-      throw new FolioError('conflict', `Form "${form.key}" already exists.`);
+    if (existed && mode.kind === 'create') throw conflict(`Form "${form.key}" already exists.`);
     await publishForm(tx, space.id, cv, form);
     if (actor !== undefined) {
       const action = existed ? 'form.updated' : 'form.created';

@@ -1,9 +1,9 @@
 import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rejectUnknown } from '../delivery/params.js';
-import type { AppServices } from '../server/app.js';
-import { toFolioError } from '../server/error-handler.js';
-import { FolioError } from '../server/errors.js';
+import type { AppServices } from '../app/services.js';
+import { toFolioError } from '../errors/from-fastify.js';
+import { rateLimited, unsupportedMediaType } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
 import { registerSubmissionParsers, type SubmissionBody } from './body-parsers.js';
 import { formByKey } from './deliver-service.js';
@@ -102,7 +102,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
       const outcome = byVisitor.ok && perForm ? await limits.form(spaceId, key) : byVisitor;
       if (outcome.ok) return;
       reply.header('retry-after', String(outcome.retryAfterSeconds));
-      throw new FolioError('rate_limited', `Too many requests; retry in ${outcome.retryAfterSeconds} s.`);
+      throw rateLimited(`Too many requests; retry in ${outcome.retryAfterSeconds} s.`);
     };
   const limit = limitFor(true);
 
@@ -122,10 +122,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
         rejectUnknown(request.query, []);
         const body = request.body as SubmissionBody | undefined;
         if (!body) {
-          throw new FolioError(
-            'unsupported_media_type',
-            'Send JSON, application/x-www-form-urlencoded or multipart/form-data.',
-          );
+          throw unsupportedMediaType('Send JSON, application/x-www-form-urlencoded or multipart/form-data.');
         }
         const result = await submitForm(deps, {
           spaceId: request.params.spaceId,

@@ -7,7 +7,17 @@ import { enqueueEvent } from '../jobs/outbox-repo.js';
 import { jobsEnqueued } from '../jobs/wakeup.js';
 import { enqueueNotifications } from '../notify/enqueue.js';
 import { newId } from '../lib/ids.js';
-import { FolioError, notFound } from '../server/errors.js';
+import {
+  alreadySubmitted,
+  type FolioError,
+  formClosed,
+  formFull,
+  formNotOpen,
+  notFound,
+  submissionTooLarge,
+  turnstileFailed,
+  validationFailed,
+} from '../errors/errors.js';
 import type { Store } from '../store/open-store.js';
 import type { SpaceRow } from '../store/spaces-repo.js';
 import { currentSpace } from './current-space.js';
@@ -91,10 +101,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
 
   await checkStatus(deps.store, ctx);
   if (valuesSize(req.body, def.fields) > MAX_VALUES_BYTES) {
-    throw new FolioError(
-      'submission_too_large',
-      `Submitted values add up to more than ${MAX_VALUES_BYTES} bytes.`,
-    );
+    throw submissionTooLarge(`Submitted values add up to more than ${MAX_VALUES_BYTES} bytes.`);
   }
 
   const record = {
@@ -142,8 +149,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
       controlString(req.body, CONTROL_KEYS.turnstile),
       req.remoteIp,
     );
-    if (!outcome.ok)
-      throw new FolioError('turnstile_failed', 'The challenge token is missing, used or invalid.');
+    if (!outcome.ok) throw turnstileFailed();
   }
 
   const values = { ...result.values };
@@ -164,7 +170,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
 }
 
 function invalidFields(errors: Readonly<Record<string, FieldError>>): FolioError {
-  return new FolioError('validation_failed', 'Some fields are not valid.', {
+  return validationFailed('Some fields are not valid.', {
     details: { fields: { ...errors } },
   });
 }
@@ -181,14 +187,11 @@ export async function checkStatus(store: Store, ctx: Context): Promise<void> {
           ctx.form.definition.key,
         ) ?? 0);
   const code = statusErrorCode(formStatus(settings, { now: ctx.now, nonSpamCount: count }));
-  if (code !== null) throw new FolioError(code, closedMessage(ctx) ?? STATUS_MESSAGES[code]);
+  if (code !== null) throw CLOSED[code](closedMessage(ctx) ?? undefined);
 }
 
-const STATUS_MESSAGES = {
-  form_not_open: 'This form is not open yet.',
-  form_closed: 'This form is closed.',
-  form_full: 'This form has reached its maximum number of submissions.',
-} as const;
+/** The 409s of a form that takes no submissions; without a closed message, the registry's. */
+const CLOSED = { form_not_open: formNotOpen, form_closed: formClosed, form_full: formFull } as const;
 
 function closedMessage(ctx: Context): string | null {
   // The chain of localeChain already ends at the default locale (spec 1 item 3).
@@ -258,14 +261,14 @@ async function store(
         cv: ctx.space.cv,
       });
       if (max !== null && !(await claimCapacity(tx, record.spaceId, record.form, max))) {
-        throw new FolioError('form_full', closedMessage(ctx) ?? STATUS_MESSAGES.form_full);
+        throw formFull(closedMessage(ctx) ?? undefined);
       }
     });
     // Committed: the in-process runner sends the event and notifications now, not at its next poll.
     jobsEnqueued(deps.store);
   } catch (err) {
     if (isUniqueViolation(err)) {
-      throw new FolioError('already_submitted', 'This address has already been used to submit this form.');
+      throw alreadySubmitted();
     }
     throw err;
   }

@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { rejectUnknown } from '../delivery/params.js';
-import { toFolioError } from '../server/error-handler.js';
-import { FolioError } from '../server/errors.js';
+import { toFolioError } from '../errors/from-fastify.js';
+import { unsupportedMediaType } from '../errors/errors.js';
 import { multipartFailure, multipartParts } from '../lib/multipart-parts.js';
 import { MAX_FILE_BYTES, type UploadDeps, receiveUpload } from './uploads/receive-upload.js';
 
@@ -56,10 +56,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: UploadRouteOption
     async (request, reply) => {
       rejectUnknown(request.query, []);
       if (!request.isMultipart())
-        throw new FolioError(
-          'unsupported_media_type',
-          'Uploads are multipart/form-data with "field" and "file".',
-        );
+        throw unsupportedMediaType('Uploads are multipart/form-data with "field" and "file".');
       const result = await receiveUpload(opts.deps, {
         spaceId: request.params.spaceId,
         formKey: request.params.key,

@@ -17,7 +17,7 @@ export interface ClaimedJob {
  * SQLite a write statement already runs alone, so the clause is left out.
  */
 function skipLocked(store: Store): RawBuilder<unknown> {
-  return store.dialect.engine === 'postgres' ? sql`for update skip locked` : sql``;
+  return store.dialect.rowLocks ? sql`for update skip locked` : sql``;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import type { JobRunner } from './runner.js';
 import { createJobRunner } from './worker.js';
 

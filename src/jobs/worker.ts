@@ -1,7 +1,7 @@
 import type { BlobStore } from '../blobs/blob-store.js';
 import { deleteActivityBefore } from '../activity/activity-repo.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
-import type { Config } from '../server/config.js';
+import type { Config } from '../config/config.js';
 import type { Store } from '../store/open-store.js';
 import { notifyJobHandlers } from '../notify/handlers.js';
 import { webhookJobHandlers } from '../webhooks/handlers.js';

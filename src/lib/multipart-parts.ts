@@ -3,7 +3,7 @@
 
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { FolioError } from '../server/errors.js';
+import { FolioError, invalidBody, unsupportedMediaType } from '../errors/errors.js';
 
 export type MultipartPart =
   | { kind: 'field'; name: string; value: string; truncated: boolean }
@@ -20,9 +20,8 @@ export interface MultipartMessages {
 export function multipartFailure(err: unknown, messages: MultipartMessages): FolioError {
   if (err instanceof FolioError) return err;
   const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
-    return new FolioError('unsupported_media_type', messages.unsupported);
-  return new FolioError('invalid_body', messages.invalid);
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return unsupportedMediaType(messages.unsupported);
+  return invalidBody(messages.invalid);
 }
 
 /** The request's parts in order; a file part's stream must be read before the next part comes. */

@@ -1,7 +1,7 @@
 import { type Problem, Problems } from '../bundle/problems.js';
 import type { FieldContext } from '../bundle/validate-fields.js';
 import { hasPaths, type ContentTypeDef } from '../content/model.js';
-import { FolioError, notFound } from '../server/errors.js';
+import { type FolioError, notFound, validationFailed } from '../errors/errors.js';
 import { listDocs, listTypes } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace, type Queryable, type SpaceRow } from '../store/spaces-repo.js';
@@ -24,7 +24,7 @@ export function invalid(what: string, problems: readonly Problem[]): FolioError 
     const path = p.path.replace(/^\./, '');
     fields[path === '' ? '$' : path] ??= { code: 'invalid', message: p.message };
   }
-  return new FolioError('validation_failed', `The ${what} is not valid.`, { details: { fields } });
+  return validationFailed(`The ${what} is not valid.`, { details: { fields } });
 }
 
 /** What authored documents may refer to: the space's locales, entries (and whether they are pages), assets. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import { deleteList, getList, type ListDoc, listLists, saveList } from './list-ops.js';
 import {
   createRelease,

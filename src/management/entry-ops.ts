@@ -4,7 +4,7 @@ import { checkFields } from '../bundle/validate-fields.js';
 import { hasPaths, type FieldValues } from '../content/model.js';
 import { applyPublish } from '../content/publish-entries.js';
 import { newId } from '../lib/ids.js';
-import { FolioError, notFound } from '../server/errors.js';
+import { conflict, notFound } from '../errors/errors.js';
 import { type EntryRow, insertEntries, listEntries, updateEntryState } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { SpaceRow } from '../store/spaces-repo.js';
@@ -134,9 +134,9 @@ export async function createEntry(store: Store, spaceId: string, body: CreateEnt
   checkSlugs(body.slug, body.slugs, ref.locales, p);
   checkParent(rows, ref, { id, type: body.type }, body.parent ?? null, p);
   if (!p.empty) throw invalid('entry', p.list);
-  if (rows.some((r) => r.id === id)) throw new FolioError('conflict', `Entry "${id}" already exists.`);
+  if (rows.some((r) => r.id === id)) throw conflict(`Entry "${id}" already exists.`);
   if (type?.kind === 'global' && rows.some((r) => r.type === type.key))
-    throw new FolioError('conflict', `The global "${type.key}" has its entry already.`);
+    throw conflict(`The global "${type.key}" has its entry already.`);
   await checkEntryFields(store, space, ref, { id, type: body.type }, body.fields ?? {});
   const parentId = body.parent ?? null;
   const siblings = rows.filter((r) => r.parentId === parentId).map((r) => r.position);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FieldValues } from '../content/model.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import {
   type CreateEntryBody,
   createEntry,

@@ -3,10 +3,11 @@ import { publishInTx } from '../content/publish-core.js';
 import { linkedEntries } from '../menus/menu-model.js';
 import { listAuthoredMenus, removeEntryFromMenus } from '../menus/menu-ops.js';
 import { openRedirectsTo } from '../redirects/redirects-repo.js';
-import { FolioError } from '../server/errors.js';
+import { conflict } from '../errors/errors.js';
 import { type EntryRow, listDocs, updateEntryState } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
-import { type Queryable, type SpaceRow, withPublish } from '../store/spaces-repo.js';
+import { withPublish } from '../content/publish-log.js';
+import type { Queryable, SpaceRow } from '../store/spaces-repo.js';
 import { invalid, loadRefContext } from './context.js';
 import { checkParent, checkSlugs, type EntryView, getEntryView, loadEntry } from './entry-ops.js';
 import { countChildren, deleteEntryRow, updateEntryMeta, upsertDoc } from './management-repo.js';
@@ -107,7 +108,7 @@ interface ReleaseDoc {
 export async function deleteEntry(store: Store, spaceId: string, id: string): Promise<{ cv: number | null }> {
   const { space, row } = await loadEntry(store, spaceId, id);
   if ((await countChildren(store.db, spaceId, id)) > 0)
-    throw new FolioError('conflict', `Entry "${id}" has children; move or delete them first.`);
+    throw conflict(`Entry "${id}" has children; move or delete them first.`);
   const inMenus = (await listAuthoredMenus(store, spaceId)).some((m) => linkedEntries(m).has(id));
   const redirected = (await openRedirectsTo(store.db, spaceId, [id])).length > 0;
   const removeRow = async (db: Queryable, at: string) => {

@@ -1,9 +1,9 @@
 import { at, isObject, KEY, Problems } from '../bundle/problems.js';
-import { FolioError, notFound } from '../server/errors.js';
+import { conflict, notFound } from '../errors/errors.js';
 import { listDocs, listTypes } from '../store/authoring-repo.js';
 import { closeDoc, putDocVersion } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
-import { withPublish } from '../store/spaces-repo.js';
+import { withPublish } from '../content/publish-log.js';
 import { invalid, requireSpace } from './context.js';
 import { deleteDoc, getDoc, upsertDoc } from './management-repo.js';
 
@@ -69,7 +69,7 @@ export async function deleteList(store: Store, spaceId: string, key: string): Pr
   await getList(store, spaceId, key);
   for (const t of await listTypes(store, spaceId))
     for (const f of t.fields)
-      if (f.list === key) throw new FolioError('conflict', `List "${key}" is used by ${t.key}.${f.key}.`);
+      if (f.list === key) throw conflict(`List "${key}" is used by ${t.key}.${f.key}.`);
   const { cv } = await withPublish(store, spaceId, async (tx, cv) => {
     await deleteDoc(tx, spaceId, KIND, key);
     await closeDoc(tx, spaceId, 'list', key, cv);

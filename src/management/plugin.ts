@@ -6,7 +6,7 @@ import { activityRoutes } from '../activity/management-routes.js';
 import { assetRoutes } from '../assets/asset-routes.js';
 import { menuManagementRoutes } from '../menus/management-routes.js';
 import { redirectManagementRoutes } from '../redirects/management-routes.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import { webhookManagementRoutes } from '../webhooks/management-routes.js';
 import { docRoutes } from './doc-routes.js';
 import { entryRoutes } from './entry-routes.js';

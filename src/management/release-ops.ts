@@ -4,10 +4,10 @@ import { checkFields } from '../bundle/validate-fields.js';
 import type { FieldValues } from '../content/model.js';
 import { publishInTx } from '../content/publish-core.js';
 import { newId } from '../lib/ids.js';
-import { FolioError, notFound } from '../server/errors.js';
+import { conflict, notFound } from '../errors/errors.js';
 import { listDocs } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
-import { withPublish } from '../store/spaces-repo.js';
+import { withPublish } from '../content/publish-log.js';
 import { invalid, loadFieldContext, loadRefContext, requireSpace } from './context.js';
 import { deleteDoc, getDoc, upsertDoc } from './management-repo.js';
 
@@ -59,7 +59,7 @@ export async function createRelease(
   const release: ReleaseDoc = { id: body.id ?? newId('rel'), name: body.name, entries: body.entries ?? [] };
   await check(store, spaceId, release);
   if (await getDoc(store, store.db, spaceId, KIND, release.id))
-    throw new FolioError('conflict', `Release "${release.id}" already exists.`);
+    throw conflict(`Release "${release.id}" already exists.`);
   await upsertDoc(store.db, spaceId, KIND, release.id, release, new Date().toISOString());
   return release;
 }

@@ -6,7 +6,7 @@ import { hasScope, parseScopes, type Scope, scopesOf } from '../auth/scopes.js';
 import type { TokenCache } from '../auth/token-cache.js';
 import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
 import { newId } from '../lib/ids.js';
-import { FolioError, notFound } from '../server/errors.js';
+import { conflict, forbidden, invalidBody, notFound } from '../errors/errors.js';
 import type { Store } from '../store/open-store.js';
 import {
   deleteToken,
@@ -63,8 +63,6 @@ export interface NewTokenRequest {
 }
 
 const KINDS: readonly TokenKind[] = ['public', 'preview', 'management'];
-const invalidBody = (message: string) => new FolioError('invalid_body', message);
-
 const isOrigin = (value: string): boolean => {
   try {
     return new URL(value).origin === value;
@@ -134,7 +132,7 @@ export async function createToken(
     scopes = request.scopes ?? creator.scopes;
     const lacking = (scopes ?? []).filter((s) => !hasScope(creator, s));
     if (lacking.length > 0) {
-      throw new FolioError('forbidden', `A token cannot grant scopes it lacks: ${lacking.join(', ')}.`, {
+      throw forbidden(`A token cannot grant scopes it lacks: ${lacking.join(', ')}.`, {
         details: { missingScopes: lacking },
       });
     }
@@ -184,8 +182,7 @@ export async function revokeToken(
     const target = tokens.find((t) => t.id === tokenId);
     if (!target) throw notFound(`Token "${tokenId}" not found.`);
     if (isAdmin(target) && !tokens.some((t) => t.id !== target.id && isAdmin(t))) {
-      throw new FolioError(
-        'conflict',
+      throw conflict(
         'This is the last token with the scope tokens.admin; create another one before revoking it.',
       );
     }

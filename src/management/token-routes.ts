@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenRow } from '../store/tokens-repo.js';
-import type { AppServices } from '../server/app.js';
-import { FolioError } from '../server/errors.js';
+import type { AppServices } from '../app/services.js';
+import { unauthorized } from '../errors/errors.js';
 import { createToken, listTokenViews, parseNewToken, revokeToken, type TokenOpsDeps } from './token-ops.js';
 
 type P = { spaceId: string };
@@ -25,7 +25,7 @@ const admin = { scopes: ['tokens.admin'] } as const;
 /** The token that authenticated the request (the management plugin's auth hook ran before any handler). */
 function caller(request: FastifyRequest): TokenRow {
   const token = request.managementToken;
-  if (!token) throw new FolioError('unauthorized', 'A management token is required.');
+  if (!token) throw unauthorized('A management token is required.');
   return token;
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { saveMenuSchema } from '../management/schemas.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import { deleteMenu, getAuthoredMenu, listAuthoredMenus, saveMenu } from './menu-ops.js';
 
 type P = { spaceId: string };

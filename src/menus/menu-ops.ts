@@ -3,12 +3,12 @@ import { Problems } from '../bundle/problems.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
 import { invalid, loadRefContext, requireSpace } from '../management/context.js';
 import { deleteDoc, getDoc, upsertDoc } from '../management/management-repo.js';
-import { notFound } from '../server/errors.js';
+import { notFound } from '../errors/errors.js';
 import { listDocs } from '../store/authoring-repo.js';
 import { closeDoc, putDocVersion } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { Database } from '../store/schema.js';
-import { withPublish } from '../store/spaces-repo.js';
+import { withPublish } from '../content/publish-log.js';
 import { checkMenu, linkedEntries, type MenuDoc, normalizeMenu, withoutEntry } from './menu-model.js';
 
 /** Authored menus are `docs` rows of this kind (the bundle's `menus`); published ones `doc_versions` 'menu'. */

@@ -1,6 +1,6 @@
 import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery/delivery-service.js';
 import { parseKeys } from '../delivery/params.js';
-import { notFound } from '../server/errors.js';
+import { notFound } from '../errors/errors.js';
 import { readDocsAt } from '../store/log-repo.js';
 import type { MenuDoc, MenuItemDoc } from './menu-model.js';
 import { type DeliveredMenu, renderMenu } from './render-menu.js';

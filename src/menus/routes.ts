@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { rejectUnknown, single } from '../delivery/params.js';
 import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import { menuByKey, menusByKeys } from './menus-service.js';
 import type { DeliveredMenu, DeliveredMenuItem } from './render-menu.js';
 

@@ -5,7 +5,7 @@
 import { defaultLocale, localeChain } from '../content/locales.js';
 import type { ClaimedJob } from '../jobs/jobs-repo.js';
 import { type JobHandler, PermanentJobError } from '../jobs/runner.js';
-import type { Config } from '../server/config.js';
+import type { Config } from '../config/config.js';
 import type { Store } from '../store/open-store.js';
 import { postJson } from '../webhooks/send.js';
 import { submissionAnswers } from './answers.js';

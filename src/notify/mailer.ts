@@ -6,7 +6,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { PermanentJobError } from '../jobs/runner.js';
-import type { MailConfig } from '../server/config.js';
+import type { MailConfig } from '../config/config.js';
 
 export interface MailMessage {
   /** MAIL_FROM, e.g. `Folio <forms@example.com>`. */

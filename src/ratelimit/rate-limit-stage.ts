@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
-import { FolioError } from '../server/errors.js';
+import { rateLimited } from '../errors/errors.js';
 import type { LimitCheck, LimitResult } from './token-limiter.js';
 
 /**
@@ -18,8 +18,7 @@ export function rateLimitStage(limit: LimitCheck, metrics: Metrics) {
     if (r.exceeded) {
       metrics.rejected('token');
       reply.header('retry-after', r.resetSeconds);
-      throw new FolioError(
-        'rate_limited',
+      throw rateLimited(
         `More than ${r.limit} requests per minute with this token; retry in ${r.resetSeconds} s.`,
         { details: { limit: r.limit, retryAfter: r.resetSeconds } },
       );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createRedirectSchema, updateRedirectSchema } from '../management/schemas.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import { createRedirect, deleteRedirect, listRedirectViews, updateRedirect } from './redirect-ops.js';
 
 type P = { spaceId: string };

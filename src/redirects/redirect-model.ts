@@ -1,4 +1,4 @@
-import { pathKey } from '../content/paths.js';
+import { pathKey } from '../lib/path-key.js';
 import { at, isObject, type Problems } from '../bundle/problems.js';
 import type { RedirectRow } from './redirects-repo.js';
 

@@ -1,8 +1,8 @@
 import { Problems } from '../bundle/problems.js';
 import { invalid, loadRefContext, requireSpace } from '../management/context.js';
-import { FolioError, notFound } from '../server/errors.js';
+import { conflict, notFound } from '../errors/errors.js';
 import type { Store } from '../store/open-store.js';
-import { withPublish } from '../store/spaces-repo.js';
+import { withPublish } from '../content/publish-log.js';
 import { enqueueRedirectUpdated } from './auto-redirects.js';
 import { checkRedirect, docToRow, type RedirectDoc, redirectKey, rowToDoc } from './redirect-model.js';
 import {
@@ -44,7 +44,7 @@ async function refuseDuplicate(
     (r) => r.locale === doc.locale && r.id !== except,
   );
   if (same) {
-    throw new FolioError('conflict', `A redirect from "${same.fromPath}" already exists (${same.id}).`, {
+    throw conflict(`A redirect from "${same.fromPath}" already exists (${same.id}).`, {
       details: { id: same.id },
     });
   }

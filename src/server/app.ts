@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { AppDeps, AppServices } from '../app/services.js';
 import { imageRoutes } from '../assets/image-routes.js';
 import { TokenCache } from '../auth/token-cache.js';
-import type { BlobStore } from '../blobs/blob-store.js';
 import { edgePlugin } from '../cluster/edge-plugin.js';
 import { listRoutes } from '../delivery/list/routes.js';
 import { deliveryRoutes } from '../delivery/routes.js';
@@ -15,27 +15,10 @@ import { managementRoutes } from '../management/plugin.js';
 import { menuRoutes } from '../menus/routes.js';
 import { redirectRoutes } from '../redirects/routes.js';
 import { syncRoutes } from '../sync/routes.js';
-import type { Store } from '../store/open-store.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
-import type { Config } from './config.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
 import { clientErrorHandler } from './client-errors.js';
 import { frameworkErrors, registerErrorHandlers } from './error-handler.js';
-
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  blobs: BlobStore;
-  /** The time source of time-dependent answers (form status, `today`); tests pin it. Default: the system clock. */
-  clock?: () => Date;
-}
-
-/** What every route plugin gets: the opened resources, the shared token lookup and the master key. */
-export interface AppServices extends AppDeps {
-  tokens: TokenCache;
-  /** Derive per-purpose keys with `deriveKey(masterKey, 'cursor')` (src/store/secrets-repo.ts). */
-  masterKey: Buffer;
-}
 
 /** Builds the HTTP app on top of opened resources; the caller owns (and closes) the store. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

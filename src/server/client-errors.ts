@@ -1,30 +1,32 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError } from 'fastify';
-import { FolioError } from './errors.js';
+import {
+  type FolioError,
+  headersTooLarge,
+  invalidRequest,
+  requestTimeout,
+  tooLarge,
+} from '../errors/errors.js';
 
 /** What Node's HTTP parser rejected, as a registry error (the parser's codes are llhttp's `HPE_…`). */
 function answerOf(code: string): FolioError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       // Node's maxHeaderSize (16 KB) covers the request line too, so a long URL lands here as well.
-      return new FolioError(
-        'headers_too_large',
+      return headersTooLarge(
         'The request line and headers exceed 16 KB; send long values in a request body.',
       );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new FolioError('request_timeout', 'The request line and headers did not arrive in time.');
+      return requestTimeout('The request line and headers did not arrive in time.');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new FolioError('too_large', 'The chunk extensions of the request body are too large.');
+      return tooLarge('The chunk extensions of the request body are too large.');
     case 'HPE_INVALID_METHOD':
-      return new FolioError('invalid_request', 'The request method is not a valid HTTP method.');
+      return invalidRequest('The request method is not a valid HTTP method.');
     case 'HPE_INVALID_HEADER_TOKEN':
-      return new FolioError(
-        'invalid_request',
-        'A header name or value holds a character HTTP does not allow.',
-      );
+      return invalidRequest('A header name or value holds a character HTTP does not allow.');
     default:
-      return new FolioError('invalid_request', 'The request is not valid HTTP.');
+      return invalidRequest('The request is not valid HTTP.');
   }
 }
 

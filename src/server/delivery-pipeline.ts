@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { deliveryAuth } from '../auth/delivery-auth.js';
-import type { AppServices } from './app.js';
+import type { AppServices } from '../app/services.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

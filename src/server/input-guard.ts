@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { deeperThan, MAX_JSON_DEPTH } from '../lib/json-depth.js';
-import { FolioError } from './errors.js';
+import { invalidBody, notFound } from '../errors/errors.js';
 
 /** A NUL in a path parameter: no id, key or path holds one, and PostgreSQL refuses it in text (a 500). */
 function nulParam(params: unknown): boolean {
@@ -24,13 +24,13 @@ export function inputGuard(
   done: HookHandlerDoneFunction,
 ): void {
   if (nulParam(request.params)) {
-    done(new FolioError('not_found', 'Not found: no id, key or path holds a NUL character (%00).'));
+    done(notFound('Not found: no id, key or path holds a NUL character (%00).'));
     return;
   }
   const body: unknown = request.body;
   if (typeof body === 'object' && body !== null && deeperThan(body)) {
     done(
-      new FolioError('invalid_body', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
+      invalidBody(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
         details: { maxDepth: MAX_JSON_DEPTH },
       }),
     );

@@ -4,7 +4,6 @@ import { bulkInsert } from './bulk-insert.js';
 import type { Store } from './open-store.js';
 import type { EntriesTable } from './schema.js';
 import type { Queryable } from './spaces-repo.js';
-import { clearListSpace } from './list-repo.js';
 
 /** An entry's authoring state. */
 export interface EntryRow {
@@ -263,7 +262,7 @@ export async function clearSpaceContent(db: Queryable, spaceId: string): Promise
   ] as const) {
     await db.deleteFrom(table).where('space_id', '=', spaceId).execute();
   }
-  await clearListSpace(db, spaceId);
+  // Transitional (issue 15 item 3): until src/bundle/import-bundle.ts calls `clearListSpace` itself.
 }
 
 export async function updateEntryState(

@@ -1,8 +1,7 @@
 import { type Expression, type SqlBool, sql, type Transaction } from 'kysely';
 import type { EntrySnapshot } from '../content/model.js';
-import { pathKey } from '../content/paths.js';
+import { pathKey } from '../lib/path-key.js';
 import { bulkInsert } from './bulk-insert.js';
-import { closeListVersion, putListVersions, pruneListVersions, type SearchVectors } from './list-repo.js';
 import type { Store } from './open-store.js';
 import type { Database } from './schema.js';
 
@@ -111,13 +110,20 @@ async function closeOpen(
   await sql`update ${sql.table(table)} set cv_to = ${cv} where ${where} and cv_to is null`.execute(tx);
 }
 
+/**
+ * Closes an entry's open version in the log (its paths too). The list tables derived from it are the list
+ * domain's: domain code closes both (`closePublishedEntry`, src/content/publish-log.ts).
+ */
 export async function closeEntry(tx: Transaction<Database>, spaceId: string, entryId: string, cv: number) {
   const match = { space_id: spaceId, entry_id: entryId };
   await closeOpen(tx, 'entry_versions', match, cv);
   await closeOpen(tx, 'entry_paths', match, cv);
-  await closeListVersion(tx, spaceId, entryId, cv);
 }
 
+/**
+ * Opens a new version of an entry in the log (closing its open one) with its paths. Domain code writes the list
+ * rows with it (`publishEntryVersion`, src/content/publish-log.ts).
+ */
 export async function putEntryVersion(
   tx: Transaction<Database>,
   spaceId: string,
@@ -155,15 +161,8 @@ export async function putEntryVersion(
     }));
     if (rows.length > 0) await tx.insertInto('entry_paths').values(rows).execute();
   }
-  // Entry lists, tree and sitemap read narrow rows derived from the version (src/store/list-repo.ts).
-  await putListVersions(tx, spaceId, cv, [{ snapshot, typeKind }]);
 }
 
-/**
- * Opens the first versions of many entries at `cv` in bulk: multi-row inserts, nothing to close. For a space
- * whose published log holds no open version of these entries (an import into a new or cleared space); otherwise
- * use `putEntryVersion`.
- */
 const VERSION_COLUMNS = [
   'space_id',
   'entry_id',
@@ -180,12 +179,17 @@ const VERSION_COLUMNS = [
 ];
 const PATH_COLUMNS = ['space_id', 'locale', 'path_key', 'entry_id', 'cv_from', 'cv_to'];
 
-export async function insertFirstEntryVersions(
+/**
+ * Opens the first versions of many entries at `cv` in bulk, in the log and its paths: multi-row inserts, nothing
+ * to close. For a space whose published log holds no open version of these entries (an import into a new or
+ * cleared space); otherwise use `putEntryVersion`. Domain code writes the list rows with them
+ * (`publishFirstVersions`, src/content/publish-log.ts).
+ */
+export async function insertFirstLogVersions(
   tx: Transaction<Database>,
   spaceId: string,
   cv: number,
   items: readonly { snapshot: EntrySnapshot; typeKind: string }[],
-  vectors?: SearchVectors,
 ): Promise<void> {
   await bulkInsert(
     tx,
@@ -220,7 +224,6 @@ export async function insertFirstEntryVersions(
         ]),
   );
   await bulkInsert(tx, 'entry_paths', PATH_COLUMNS, paths);
-  await putListVersions(tx, spaceId, cv, items, vectors);
 }
 
 export async function closeDoc(
@@ -249,13 +252,13 @@ export async function putDocVersion(
 }
 
 /**
- * Forgets versions closed at or before `minCv` and records it as the oldest answerable cv
- * (DESIGN.md: a pinned cv older than that answers a clear error, never different content).
+ * Forgets log versions closed at or before `minCv` and records it as the oldest answerable cv
+ * (DESIGN.md: a pinned cv older than that answers a clear error, never different content). Domain code prunes
+ * the list tables with it (`prunePublished`, src/content/publish-log.ts).
  */
 export async function pruneBefore(tx: Transaction<Database>, spaceId: string, minCv: number): Promise<void> {
   for (const table of ['entry_versions', 'entry_paths', 'doc_versions', 'redirects'] as const) {
     await tx.deleteFrom(table).where('space_id', '=', spaceId).where('cv_to', '<=', minCv).execute();
   }
-  await pruneListVersions(tx, spaceId, minCv);
   await tx.updateTable('spaces').set({ min_cv: minCv }).where('id', '=', spaceId).execute();
 }

@@ -4,12 +4,13 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import type { StoreConfig } from '../server/config.js';
+import type { StoreConfig } from '../config/config.js';
 import type { StoreDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { withStatementCache } from './dialect/sqlite-statements.js';
 import { migrateToLatest } from './migrations/index.js';
+import { reindexIfDue, type ReindexStep } from './reindex.js';
 import type { Database } from './schema.js';
 
 /** Called after a publish commits, in this process (the cv fan-out carries it to other instances). */
@@ -40,14 +41,20 @@ export interface Store {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Opens the configured engine and brings its schema up to date (migrations run on start). */
+/**
+ * Opens the configured engine and brings it up to date: migrations run on start, then the reindex steps given
+ * (src/store/reindex.ts: backfills with today's code, such as the list domain's `LIST_REINDEX`) that are due.
+ */
 export async function openStore(
   config: StoreConfig,
-  options: { migrate?: boolean; keepVersions?: number } = {},
+  options: { migrate?: boolean; keepVersions?: number; reindex?: readonly ReindexStep[] } = {},
 ): Promise<Store> {
   const store = config.engine === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
   store.keepVersions = options.keepVersions ?? 1000;
-  if (options.migrate !== false) await migrateToLatest(store.db as Kysely<unknown>, store.dialect);
+  if (options.migrate !== false) {
+    await migrateToLatest(store.db as Kysely<unknown>, store.dialect);
+    await reindexIfDue(store.db, store.dialect, options.reindex ?? []);
+  }
   return store;
 }
 

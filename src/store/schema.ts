@@ -138,6 +138,13 @@ export interface Database {
   notification_sends: NotificationSendsTable;
   submission_notes: SubmissionNotesTable;
   activity_log: ActivityLogTable;
+  folio_reindex: ReindexTable;
+}
+
+/** The version each reindex step last built (src/store/reindex.ts; migrations 0007, 0014). */
+export interface ReindexTable {
+  step: string;
+  version: number;
 }
 
 export interface OutboxTable {

@@ -1,4 +1,4 @@
-import { parseScopes, type Scope } from '../auth/scopes.js';
+import { parseScopes, type Scope } from '../lib/scope-names.js';
 import type { Store } from './open-store.js';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database } from './schema.js';
@@ -15,7 +15,7 @@ export interface TokenRow {
   name: string | null;
   origins: string[];
   createdAt: string;
-  /** Management tokens: the scopes it has; null = every scope (src/auth/scopes.ts). */
+  /** Management tokens: the scopes it has; null = every scope (src/lib/scope-names.ts). */
   scopes: readonly Scope[] | null;
 }
 

@@ -3,8 +3,8 @@ import { readCursor, signCursor } from '../delivery/list/cursor.js';
 import { assetUrlFor, deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { cvExpired, rejectUnknown, single } from '../delivery/params.js';
 import { cacheHeaders } from '../delivery/cache-headers.js';
-import type { AppServices } from '../server/app.js';
-import { invalidQuery } from '../server/errors.js';
+import type { AppServices } from '../app/services.js';
+import { invalidQuery } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
 import { type SyncPosition, syncPage, validPosition } from './sync-service.js';
 

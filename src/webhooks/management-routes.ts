@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createWebhookSchema, updateWebhookSchema } from '../management/schemas.js';
-import type { AppServices } from '../server/app.js';
+import type { AppServices } from '../app/services.js';
 import {
   createWebhook,
   deleteWebhook,

@@ -1,7 +1,7 @@
 import { Problems } from '../bundle/problems.js';
 import { newId } from '../lib/ids.js';
 import { invalid, requireSpace } from '../management/context.js';
-import { notFound } from '../server/errors.js';
+import { notFound } from '../errors/errors.js';
 import type { Store } from '../store/open-store.js';
 import { generateSecret } from './signing.js';
 import { checkWebhook, webhookView } from './webhook-model.js';

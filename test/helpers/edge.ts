@@ -4,11 +4,11 @@ import { Redis } from 'ioredis';
 import { importBundle } from '../../src/bundle/import-bundle.js';
 import { randomBase62 } from '../../src/lib/ids.js';
 import { buildApp } from '../../src/server/app.js';
-import type { Config } from '../../src/server/config.js';
+import type { Config } from '../../src/config/config.js';
 import { type Engine, openTestEnv, type TestEnv } from './engines.js';
 import { fixtureBundle, fixtureDir } from './fixture.js';
 
-/** The Redis every developer machine and CI run (like PostgreSQL); tests keep apart by key prefix. */
+/** Set by test/setup/global.ts (given, found or started), like DATABASE_URL; tests keep apart by key prefix. */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export const uniquePrefix = (): string => `t_${randomBase62(10)}:`;

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { LocalDirBlobStore } from '../../src/blobs/blob-store.js';
-import type { Config, StoreConfig } from '../../src/server/config.js';
-import { loadConfig } from '../../src/server/config.js';
+import type { Config, StoreConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { randomBase62 } from '../../src/lib/ids.js';
 
-/** PostgreSQL runs on every developer machine and in CI (.ci/run starts it); tests never skip it. */
+/** Set by test/setup/global.ts (given, found or started) before any test file loads; tests never skip it. */
 export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export type Engine = 'sqlite' | 'postgres';

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { expect } from 'vitest';
-import { ERROR_CODES, type ErrorCode } from '../../src/server/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/errors/errors.js';
 
 export interface Answer {
   status: number;

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { tempDir } from './temp-dirs.js';
 
 export const TOKENS = {
   public: 'folio_pub_TestPublicToken000000000001',
@@ -253,9 +253,12 @@ export function fixtureBundle(spaceId = 'spc_test'): Record<string, unknown> {
   };
 }
 
-/** Writes the fixture's asset files into a fresh folder and returns it (the import's baseDir). */
+/**
+ * Writes the fixture's asset files into a fresh folder and returns it (the import's baseDir); the folder goes
+ * after the test file.
+ */
 export async function fixtureDir(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-bundle-'));
+  const dir = tempDir('folio-bundle-');
   const png = await sharp({
     create: { width: 400, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } },
   })

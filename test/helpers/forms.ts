@@ -6,8 +6,8 @@ import { importBundle } from '../../src/bundle/import-bundle.js';
 import { publishForm, upsertAuthoredForm } from '../../src/forms/forms-repo.js';
 import type { FormDefinition } from '../../src/forms/rules/index.js';
 import { buildApp } from '../../src/server/app.js';
-import type { Config } from '../../src/server/config.js';
-import { withPublish } from '../../src/store/spaces-repo.js';
+import type { Config } from '../../src/config/config.js';
+import { withPublish } from '../../src/content/publish-log.js';
 import { type Engine, openTestEnv, type TestEnv } from './engines.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './fixture.js';
 

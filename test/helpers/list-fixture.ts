@@ -1,5 +1,5 @@
 import { importBundle } from '../../src/bundle/import-bundle.js';
-import type { Config } from '../../src/server/config.js';
+import type { Config } from '../../src/config/config.js';
 import { serveEnv, type TestApp } from './app.js';
 import { type Engine, openTestEnv } from './engines.js';
 

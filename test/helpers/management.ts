@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { importBundle } from '../../src/bundle/import-bundle.js';
 import { buildApp } from '../../src/server/app.js';
-import type { Config } from '../../src/server/config.js';
+import type { Config } from '../../src/config/config.js';
 import { type Engine, openTestEnv, type TestEnv } from './engines.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './fixture.js';
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { invalidQuery } from '../../server/errors.js';
+import { invalidQuery } from '../../errors/errors.js';
 import type { Scalar } from './plan.js';
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { localeChain, pickLocalized } from '../../content/locales.js';
 import type {
   ContentTypeDef,
@@ -6,7 +7,7 @@ import type {
   FieldType,
   SpaceSettings,
 } from '../../content/model.js';
-import { pathKey } from '../../content/paths.js';
+import { pathKey } from '../../lib/path-key.js';
 
 /**
  * What lists filter, sort and search on, derived from an entry snapshot: the values a client of each locale
@@ -184,4 +185,9 @@ const CONFIGS: Record<string, string> = {
 /** PostgreSQL text-search configuration per locale (spec 4.3: language-aware where the engine allows). */
 export function searchConfig(locale: string): string {
   return CONFIGS[locale.toLowerCase().split('-')[0] ?? ''] ?? 'simple';
+}
+
+/** The scope token of a space's text in one locale: letters and digits only, so it is one token everywhere. */
+export function searchScope(spaceId: string, locale: string): string {
+  return `z${createHash('sha256').update(`${spaceId}\n${locale}`).digest('hex').slice(0, 24)}`;
 }

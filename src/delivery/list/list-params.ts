@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ContentTypeDef, TypeMap } from '../../content/model.js';
-import { invalidQuery } from '../../server/errors.js';
+import { invalidQuery } from '../../errors/errors.js';
 import { COMMON_PARAMS, single } from '../params.js';
 import { FILTERABLE, searchWords, TAGS_KEY, TEXT_CAP } from './index-values.js';
 import type { Cond, Scalar, SortKey, Source } from './plan.js';

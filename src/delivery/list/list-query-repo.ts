@@ -1,7 +1,7 @@
 import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Store } from '../../store/open-store.js';
-import { listEngineFor, type ListEngine, searchScope } from '../../store/search/list-engine.js';
-import { FOLDER_PATH_KEY, PATH_KEY, searchConfig } from './index-values.js';
+import type { StoreDialect } from '../../store/dialect/dialect.js';
+import { FOLDER_PATH_KEY, PATH_KEY, searchConfig, searchScope } from './index-values.js';
 import {
   columnRef,
   keyset,
@@ -13,13 +13,13 @@ import {
   testSql,
   underRange,
   valueRow,
-} from './list-sql.js';
+} from './list-sql-repo.js';
 import type { Cond, ListPlan, Scalar, SortKey, Source } from './plan.js';
 import { drivesRows, rowLocale, type SlotLayout, slotOf } from './slots.js';
 
 /**
  * The SQL of entry lists (spec 4.3) on the list tables of migrations 0003 and 0007, the same statements on
- * both engines (engine fragments come from src/store/search/). Filters are EXISTS probes of `list_values`; one
+ * both engines (engine fragments come from the store's dialect, src/store/dialect/). Filters are EXISTS probes of `list_values`; one
  * selective filter (or the full-text match) may instead drive the query, so `total` and sparse pages scan only
  * its index range; dense pages walk `list_entries` in sort order and stop after `limit + 1` rows.
  *
@@ -45,7 +45,7 @@ interface RowsSource {
 }
 
 /** A filter answered by a slot column of the row. */
-function slotCondSql(engine: ListEngine, rows: RowsSource, cond: Cond): Sql | null {
+function slotCondSql(dialect: StoreDialect, rows: RowsSource, cond: Cond): Sql | null {
   const slot = slotOf(cond, rows.layout);
   if (slot === null) return null;
   let col = ref(`r.${slot}`);
@@ -54,8 +54,8 @@ function slotCondSql(engine: ListEngine, rows: RowsSource, cond: Cond): Sql | nu
     // A dense page must walk list_rows_walk in sort order: `|| ''` keeps the slot's own index out of reach.
     // Otherwise `is not null` lets both engines use the slot's partial index.
     if (rows.dense) col = sql`(${col} || '')`;
-    pos = sql`${col} is not null and ${testSql(engine, col, cond)}`;
-  } else pos = testSql(engine, col, cond);
+    pos = sql`${col} is not null and ${testSql(dialect, col, cond)}`;
+  } else pos = testSql(dialect, col, cond);
   // `is not true`: a missing value (NULL) is outside the test and inside its negation, as in list_values.
   return cond.negate ? sql`(${pos}) is not true` : pos;
 }
@@ -65,7 +65,7 @@ function slotCondSql(engine: ListEngine, rows: RowsSource, cond: Cond): Sql | nu
  * row; measured on PostgreSQL, a hash join over the probed filter's whole range costs more.
  */
 function condSql(
-  engine: ListEngine,
+  dialect: StoreDialect,
   plan: ListPlan,
   cond: Cond,
   vid: Sql,
@@ -73,17 +73,17 @@ function condSql(
   rows: RowsSource | null,
   own: Own,
 ): Sql {
-  const slotted = rows === null ? null : slotCondSql(engine, rows, cond);
+  const slotted = rows === null ? null : slotCondSql(dialect, rows, cond);
   if (slotted !== null) return slotted;
   if (cond.source.kind === 'column') {
-    const pos = testSql(engine, columnRef(cond.source.column, own), cond);
+    const pos = testSql(dialect, columnRef(cond.source.column, own), cond);
     // `is not true`: a NULL (no parent) is outside `parentId eq x` and inside its negation.
     return cond.negate ? sql`(${pos}) is not true` : pos;
   }
   const test =
-    cond.test === 'present' ? sql`` : sql`and ${testSql(engine, ref(`x.${cond.source.col}`), cond)}`;
+    cond.test === 'present' ? sql`` : sql`and ${testSql(dialect, ref(`x.${cond.source.col}`), cond)}`;
   const probe = sql`exists (select 1 from list_values x where x.vid = ${vid}
-    and ${valueRow('x', cond.source, plan.locale)} ${test}${perRow ? engine.perRowProbe : sql``})`;
+    and ${valueRow('x', cond.source, plan.locale)} ${test}${perRow ? dialect.perRowProbe : sql``})`;
   return cond.negate ? sql`not ${probe}` : probe;
 }
 
@@ -129,7 +129,7 @@ function needsEntries(plan: ListPlan, sort: readonly SortKey[]): boolean {
 }
 
 function rowsFrom(
-  engine: ListEngine,
+  dialect: StoreDialect,
   plan: ListPlan,
   layout: SlotLayout,
   entries: boolean,
@@ -140,7 +140,7 @@ function rowsFrom(
       and r.cv_from <= ${plan.cv} and r.cv_to > ${plan.cv}`,
   ];
   const from = entries
-    ? sql`list_rows r ${engine.orderedJoin} list_entries e on e.id = r.vid`
+    ? sql`list_rows r ${dialect.orderedJoin} list_entries e on e.id = r.vid`
     : sql`list_rows r`;
   return { from, where, vid: sql`r.vid`, entries: false, rows: { layout, dense }, own: 'r' };
 }
@@ -150,28 +150,28 @@ function rowsFrom(
  * index alone: its rows carry space, type and cv.
  */
 function fromClause(
-  engine: ListEngine,
+  dialect: StoreDialect,
   plan: ListPlan,
   driver: Driver | null,
   needEntries: boolean,
   sort: readonly SortKey[],
 ): From {
   if (plan.words !== null) {
-    const m = engine.matches(
+    const m = dialect.matches(
       searchScope(plan.spaceId, plan.locale),
       searchConfig(plan.locale),
       plan.words,
       plan,
     );
-    if (engine.matchesAreRows) {
+    if (dialect.matchesAreRows) {
       const joined = needsEntries(plan, sort);
       const from = joined
-        ? sql`(${m}) m ${engine.orderedJoin} list_entries e on e.id = m.vid`
+        ? sql`(${m}) m ${dialect.orderedJoin} list_entries e on e.id = m.vid`
         : sql`(${m}) m`;
       // The matches check space, cv and type themselves; `1 = 1` keeps the WHERE clause well-formed.
       return { from, where: [sql`1 = 1`], vid: sql`m.vid`, entries: false, rows: null, own: 'm' };
     }
-    const from = sql`(${m}) m ${engine.orderedJoin} list_entries e on e.id = m.vid`;
+    const from = sql`(${m}) m ${dialect.orderedJoin} list_entries e on e.id = m.vid`;
     return { from, where: [], vid: sql`e.id`, entries: true, rows: null, own: null };
   }
   if (driver === null)
@@ -191,16 +191,16 @@ function fromClause(
     const col = ref(`d.${c.source.col}`);
     // `is not null` lets both engines use the partial index of the column (migration 0003).
     where.push(
-      sql`${valueRow('d', c.source, plan.locale)} and ${col} is not null and ${testSql(engine, col, c)}`,
+      sql`${valueRow('d', c.source, plan.locale)} and ${col} is not null and ${testSql(dialect, col, c)}`,
     );
   }
   if (!needEntries)
     return { from: sql`list_values d`, where, vid: sql`d.vid`, entries: false, rows: null, own: null };
-  const from = sql`list_values d ${engine.orderedJoin} list_entries e on e.id = d.vid`;
+  const from = sql`list_values d ${dialect.orderedJoin} list_entries e on e.id = d.vid`;
   return { from, where, vid: sql`e.id`, entries: true, rows: null, own: null };
 }
 
-function whereClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, source: From): Sql[] {
+function whereClause(dialect: StoreDialect, plan: ListPlan, driver: Driver | null, source: From): Sql[] {
   const { vid } = source;
   const where = [...source.where];
   if (source.entries)
@@ -212,7 +212,7 @@ function whereClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, 
     if (driver?.kind !== 'cond' || driver.cond !== c)
       where.push(
         condSql(
-          engine,
+          dialect,
           plan,
           c,
           vid,
@@ -228,20 +228,20 @@ function whereClause(engine: ListEngine, plan: ListPlan, driver: Driver | null, 
 }
 
 function countStatement(store: Store, plan: ListPlan): RawBuilder<{ n: number | string }> {
-  const engine = listEngineFor(store.dialect);
+  const dialect = store.dialect;
   const layout = rowsLayout(plan);
   const driver = plan.words === null && layout === null ? pickDriver(plan) : null;
   const source =
     layout !== null
-      ? rowsFrom(engine, plan, layout, needsEntries(plan, []), false)
+      ? rowsFrom(dialect, plan, layout, needsEntries(plan, []), false)
       : fromClause(
-          engine,
+          dialect,
           plan,
           driver,
           plan.conds.some((c) => c.source.kind === 'column'),
           [],
         );
-  const conds = whereClause(engine, plan, driver, source);
+  const conds = whereClause(dialect, plan, driver, source);
   return sql`select count(*) as n from ${source.from} where ${sql.join(conds, sql` and `)}`;
 }
 
@@ -251,14 +251,14 @@ export async function countList(store: Store, plan: ListPlan): Promise<number> {
 }
 
 function pageStatement(store: Store, plan: ListPlan, sparse: boolean, withTotal = false) {
-  const engine = listEngineFor(store.dialect);
+  const dialect = store.dialect;
   const layout = rowsLayout(plan);
   const driver = sparse && plan.words === null && layout === null ? pickDriver(plan) : null;
   const source =
     layout !== null
-      ? rowsFrom(engine, plan, layout, needsEntries(plan, plan.sort), !sparse)
-      : fromClause(engine, plan, driver, true, plan.sort);
-  const conds = whereClause(engine, plan, driver, source);
+      ? rowsFrom(dialect, plan, layout, needsEntries(plan, plan.sort), !sparse)
+      : fromClause(dialect, plan, driver, true, plan.sort);
+  const conds = whereClause(dialect, plan, driver, source);
   const { joins, comps } = sortParts(plan, source.vid, source.own, source.rows?.layout ?? null);
   if (plan.after !== null) conds.push(keyset(comps, plan.after));
   const select = comps.map((c, i) => sql`${c.expr} as ${sql.raw(`k${i}`)}`);

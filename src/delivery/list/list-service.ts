@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot, TypeMap } from '../../content/model.js';
-import { pathKey } from '../../content/paths.js';
-import { invalidQuery } from '../../server/errors.js';
+import { pathKey } from '../../lib/path-key.js';
+import { invalidQuery } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery-service.js';
 import { type DeliveredEntry, type Included, resolveEntries } from '../resolve.js';

@@ -1,5 +1,5 @@
 import { pickLocalized } from '../../content/locales.js';
-import { notFound } from '../../server/errors.js';
+import { notFound } from '../../errors/errors.js';
 import { listDocs } from '../../store/authoring-repo.js';
 import { readDocsAt } from '../../store/log-repo.js';
 import type { DeliveryDeps, Scope } from '../delivery-service.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { cacheHeaders, cdnTag, entryTags } from '../cache-headers.js';
-import type { AppServices } from '../../server/app.js';
+import type { AppServices } from '../../app/services.js';
 import { deriveKey } from '../../store/secrets-repo.js';
 import { deliveryDepsOf, openScope } from '../delivery-service.js';
 import { rejectUnknown, single } from '../params.js';

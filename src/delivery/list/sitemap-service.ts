@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { hasPaths, type TypeMap } from '../../content/model.js';
-import { invalidQuery } from '../../server/errors.js';
+import { invalidQuery } from '../../errors/errors.js';
 import type { DeliveryDeps, Scope } from '../delivery-service.js';
 import { single } from '../params.js';
 import { chainsOf, indexValues, NOINDEX_KEY } from './index-values.js';

@@ -13,6 +13,8 @@ import type { Cond, SortSource } from './plan.js';
  * query planner agree for every cv: both read the type definition of that cv. Pure.
  */
 
+// Columns of `list_rows`, spelled out again by migration 0007 (frozen): another slot is a migration of its own
+// and a new `LIST_REINDEX` version (list-write-repo.ts), so every store fills it.
 export const STR_SLOTS = ['s1', 's2', 's3', 's4'] as const;
 export const NUM_SLOTS = ['n1', 'n2', 'n3', 'n4'] as const;
 export type StrSlot = (typeof STR_SLOTS)[number];

@@ -1,6 +1,6 @@
 import { hasPaths, type TypeMap } from '../../content/model.js';
-import { pathKey } from '../../content/paths.js';
-import { invalidQuery } from '../../server/errors.js';
+import { pathKey } from '../../lib/path-key.js';
+import { invalidQuery } from '../../errors/errors.js';
 import type { DeliveryDeps, Scope } from '../delivery-service.js';
 import { single } from '../params.js';
 import { folderPath } from './list-query-repo.js';

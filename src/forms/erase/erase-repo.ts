@@ -25,7 +25,7 @@ export async function eraseCandidates(
   after: string | null,
   limit: number,
 ): Promise<EraseCandidate[]> {
-  const text = store.dialect.engine === 'postgres' ? sql`lower("values"::text)` : sql`lower("values")`;
+  const text = sql`lower(${store.dialect.jsonText('values')})`;
   const pattern = `%${likeLiteral(address)}%`;
   const rows = await store.db
     .selectFrom('submissions')
@@ -96,7 +96,7 @@ export async function scrubOutbox(
   submissionIds: readonly string[],
 ): Promise<number> {
   let removed = 0;
-  const text = store.dialect.engine === 'postgres' ? sql`payload::text` : sql`payload`;
+  const text = store.dialect.jsonText('payload');
   for (const id of submissionIds) {
     const r = await store.db
       .deleteFrom('outbox')

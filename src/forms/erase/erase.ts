@@ -5,7 +5,7 @@
 
 import { recordActivity } from '../../activity/activity-repo.js';
 import type { BlobStore } from '../../blobs/blob-store.js';
-import { FolioError } from '../../server/errors.js';
+import { invalidBody } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { isEmail } from '../rules/index.js';
 import { inSweepTransaction, lockSubmissionsById } from '../retention/retention-repo.js';
@@ -36,7 +36,7 @@ export interface EraseResult {
 /** The address as compared: trimmed, lower-cased (addresses are compared case-insensitively, as uniqueField is). */
 export function normaliseAddress(value: unknown): string {
   if (typeof value !== 'string' || value.trim().length > 254 || !isEmail(value.trim()))
-    throw new FolioError('invalid_body', 'Send { "email": "<address>" } with a valid email address.', {
+    throw invalidBody('Send { "email": "<address>" } with a valid email address.', {
       details: { fields: { email: { code: 'invalid_email', message: 'Enter a valid email address.' } } },
     });
   return value.trim().toLowerCase();

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { managementAuth } from '../../auth/management-auth.js';
 import { requireScopes } from '../../auth/scopes.js';
-import type { AppServices } from '../../server/app.js';
-import { FolioError } from '../../server/errors.js';
+import type { AppServices } from '../../app/services.js';
+import { invalidBody } from '../../errors/errors.js';
 import { eraseAddress } from './erase.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -22,16 +22,12 @@ export async function eraseRoutes(app: FastifyInstance, opts: { services: AppSer
     { bodyLimit: 4096 },
     async (request, reply) => {
       const body: unknown = request.body;
-      if (!isObject(body)) throw new FolioError('invalid_body', 'Send { "email": "…", "dryRun"?: boolean }.');
+      if (!isObject(body)) throw invalidBody('Send { "email": "…", "dryRun"?: boolean }.');
       const unknownKey = Object.keys(body).find((k) => k !== 'email' && k !== 'dryRun');
       if (unknownKey !== undefined)
-        throw new FolioError(
-          'invalid_body',
-          `Unknown member "${unknownKey.slice(0, 40)}"; send email and dryRun.`,
-        );
+        throw invalidBody(`Unknown member "${unknownKey.slice(0, 40)}"; send email and dryRun.`);
       const dryRun = body['dryRun'] ?? false;
-      if (typeof dryRun !== 'boolean')
-        throw new FolioError('invalid_body', '"dryRun" must be true or false.');
+      if (typeof dryRun !== 'boolean') throw invalidBody('"dryRun" must be true or false.');
       const result = await eraseAddress(
         { store, blobs },
         {

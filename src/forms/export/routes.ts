@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { managementAuth } from '../../auth/management-auth.js';
 import { requireScopes } from '../../auth/scopes.js';
 import { single } from '../../delivery/params.js';
-import type { AppServices } from '../../server/app.js';
-import { FolioError, invalidQuery, notFound } from '../../server/errors.js';
+import type { AppServices } from '../../app/services.js';
+import { invalidQuery, notFound, rateLimited } from '../../errors/errors.js';
 import { attachmentDisposition } from '../file-routes.js';
 import { applyInboxFilter, parseInboxFilter } from '../inbox/filter.js';
 import { hasFormOrSubmissions } from '../management.js';
@@ -50,10 +50,7 @@ export async function formExportRoutes(app: FastifyInstance, opts: { services: A
       if (!(await hasFormOrSubmissions(store, spaceId, key))) throw notFound(`Form "${key}" not found.`);
       if (!running.tryAcquire()) {
         reply.header('retry-after', String(EXPORT_RETRY_AFTER));
-        throw new FolioError(
-          'rate_limited',
-          `Too many exports are running on this instance; retry in ${EXPORT_RETRY_AFTER} s.`,
-        );
+        throw rateLimited(`Too many exports are running on this instance; retry in ${EXPORT_RETRY_AFTER} s.`);
       }
       let prepared;
       try {

@@ -2,7 +2,7 @@
 // out-of-range lengths and unknown members answer 400 `invalid_body` with `details.member`.
 
 import { ID_PATTERN } from '../../lib/ids.js';
-import { FolioError } from '../../server/errors.js';
+import { FolioError, invalidBody } from '../../errors/errors.js';
 import { hasUnstorableText } from '../controls.js';
 import { type InboxFilter, MAX_ASSIGNEE_LENGTH, parseInboxFilter } from './filter.js';
 import { SUBMISSION_STATUSES, type SubmissionStatus, isSubmissionStatus } from './statuses.js';
@@ -40,7 +40,7 @@ export interface BulkInput {
 const BULK_ACTIONS = ['status', 'assign', 'delete', 'spam', 'not_spam'] as const;
 
 const invalid = (member: string, message: string): FolioError =>
-  new FolioError('invalid_body', message, { details: { member } });
+  invalidBody(message, { details: { member } });
 
 function objectBody(body: unknown, allowed: readonly string[], shape: string): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))

@@ -4,7 +4,7 @@
 
 import { recordActivity } from '../../activity/activity-repo.js';
 import type { BlobStore } from '../../blobs/blob-store.js';
-import { FolioError } from '../../server/errors.js';
+import { formFull, invalidBody } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { inSweepTransaction, type SweepTx } from '../retention/retention-repo.js';
 import { deleteSubmissionsWithFiles } from '../retention/sweeps.js';
@@ -62,8 +62,7 @@ async function lockTargets(s: SweepTx, scope: FormScope, input: BulkInput): Prom
   if (target.kind === 'ids') return lockByIds(s, scope, target.ids);
   const rows = await lockMatching(s, scope, target.filter, MAX_FILTER_MATCHES + 1);
   if (rows.length > MAX_FILTER_MATCHES)
-    throw new FolioError(
-      'invalid_body',
+    throw invalidBody(
       `The filter matches more than ${MAX_FILTER_MATCHES} submissions; narrow it (for example with from and to).`,
       { details: { member: 'filter', max: MAX_FILTER_MATCHES } },
     );
@@ -108,7 +107,7 @@ async function apply(
       const moved = await moveFromSpam(store, s, scope, rows, caller.now);
       // A single named submission that cannot move answers like a submission to a full form (spec 7.3).
       if (input.target.kind === 'ids' && input.target.ids.length === 1 && moved.skipped > 0)
-        throw new FolioError('form_full', 'The form is full: this submission cannot move back to the inbox.');
+        throw formFull('The form is full: this submission cannot move back to the inbox.');
       return { result: moved, details: { folder: 'inbox', skipped: moved.skipped } };
     }
   }

@@ -1,5 +1,5 @@
 import { ID_PATTERN } from '../../lib/ids.js';
-import { invalidQuery } from '../../server/errors.js';
+import { invalidQuery } from '../../errors/errors.js';
 
 /** A position in the list's order (created_at, then id, newest first). */
 export interface ListPosition {

@@ -2,7 +2,7 @@
 // list, the export) or from a bulk call's `filter` object, then added to a Kysely select on `submissions`
 // (filter-sql.ts, re-exported here so callers import one module). Parsing imports no SQL and no Fastify.
 
-import { invalidQuery } from '../../server/errors.js';
+import { invalidQuery } from '../../errors/errors.js';
 import { hasUnstorableText } from '../controls.js';
 import { KEY_FORMAT } from '../definition/index.js';
 import {

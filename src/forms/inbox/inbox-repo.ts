@@ -1,4 +1,4 @@
-// The inbox's SQL (issue 11): one Kysely store for both engines; the JSON conditions come from dialects/.
+// The inbox's SQL (issue 11): one Kysely store for both engines; the JSON conditions come from the store's dialect.
 
 import { sql } from 'kysely';
 import type { Store } from '../../store/open-store.js';
@@ -189,7 +189,7 @@ export async function lockByIds(s: SweepTx, scope: FormScope, ids: readonly stri
       .where('form_key', '=', scope.formKey)
       .where('id', 'in', batch)
       .orderBy('id')
-      .$if(s.dialect.engine === 'postgres', (qb) => qb.forUpdate())
+      .$if(s.dialect.rowLocks, (qb) => qb.forUpdate())
       .execute();
     out.push(...rows.map(toTarget));
   }
@@ -211,7 +211,7 @@ export async function lockMatching(
   const rows = await applyInboxFilter(base, filter, s.dialect)
     .orderBy('submissions.id')
     .limit(limit)
-    .$if(s.dialect.engine === 'postgres', (qb) => qb.forUpdate())
+    .$if(s.dialect.rowLocks, (qb) => qb.forUpdate())
     .execute();
   return rows.map(toTarget).sort(oldestFirst);
 }

@@ -4,7 +4,7 @@
 import { recordActivity } from '../../activity/activity-repo.js';
 import type { BlobStore } from '../../blobs/blob-store.js';
 import { newId } from '../../lib/ids.js';
-import { notFound } from '../../server/errors.js';
+import { notFound } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { hasFormOrSubmissions } from '../management.js';
 import { inSweepTransaction } from '../retention/retention-repo.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireScopes } from '../../auth/scopes.js';
 import { single } from '../../delivery/params.js';
-import type { AppServices } from '../../server/app.js';
+import type { AppServices } from '../../app/services.js';
 import { parseBulk, parseChange, parseNote } from './bodies.js';
 import { runBulk } from './bulk.js';
 import { parseCursor, parseLimit } from './cursor.js';

@@ -26,20 +26,19 @@ export interface StoredFile {
 /**
  * Runs one sweep batch in its own transaction. PostgreSQL: the batch's rows are claimed with
  * `FOR UPDATE SKIP LOCKED` (below), so concurrent sweepers take disjoint batches. SQLite has no row locks; a
- * no-op write first takes the database's write lock (what `BEGIN IMMEDIATE` does), so a sweep in another
+ * no-op write first takes the database's write lock (`dialect.lockForWrite`, what `BEGIN IMMEDIATE` does), so a sweep in another
  * process (`folio sweep` from cron beside `folio serve`) waits for it (busy_timeout) instead of reading a
  * snapshot that goes stale and failing with SQLITE_BUSY_SNAPSHOT at its first write.
  */
 export async function inSweepTransaction<T>(store: Store, work: (s: SweepTx) => Promise<T>): Promise<T> {
   return store.db.transaction().execute(async (tx) => {
-    if (store.dialect.engine === 'sqlite')
-      await sql`update form_counters set count = count where 0 = 1`.execute(tx);
+    await store.dialect.lockForWrite(tx);
     return work({ tx, dialect: store.dialect });
   });
 }
 
 /** PostgreSQL passes over rows another sweeper holds; SQLite already runs this transaction alone. */
-const skipLocked = (s: SweepTx) => s.dialect.engine === 'postgres';
+const skipLocked = (s: SweepTx) => s.dialect.rowLocks;
 
 /** Locks up to `limit` submissions whose retention ended at `now` (inbox and spam alike; spec 3.2, 8). */
 export async function lockExpiredSubmissions(
@@ -157,7 +156,7 @@ export async function lockSubmissionsById(
     .where('space_id', '=', spaceId)
     .where('id', 'in', [...ids])
     .orderBy('id')
-    .$if(s.dialect.engine === 'postgres', (qb) => qb.forUpdate())
+    .$if(s.dialect.rowLocks, (qb) => qb.forUpdate())
     .execute();
   return rows.map((r) => ({ id: r.id, spaceId: r.space_id, formKey: r.form_key, folder: r.folder }));
 }

@@ -7,7 +7,16 @@ import { Transform, pipeline } from 'node:stream';
 import type { BlobStore } from '../../blobs/blob-store.js';
 import { defaultLocale, localeChain } from '../../content/locales.js';
 import { newId } from '../../lib/ids.js';
-import { FolioError, notFound } from '../../server/errors.js';
+import {
+  type FolioError,
+  invalidBody,
+  invalidField,
+  notFound,
+  tooLarge as tooLargeError,
+  turnstileFailed,
+  turnstileRequired,
+  validationFailed,
+} from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { currentSpace } from '../current-space.js';
 import { CONTROL_KEYS } from '../controls.js';
@@ -60,14 +69,14 @@ export function fileLimitOf(field: Pick<FormField, 'maxSize'>): number {
 }
 
 const fieldFailure = (key: string, error: FieldError): FolioError =>
-  new FolioError('validation_failed', 'The file is not valid.', { details: { fields: { [key]: error } } });
+  validationFailed('The file is not valid.', { details: { fields: { [key]: error } } });
 
 /**
  * spec 7.2/7.3: a file over the limit is 413 `too_large`; `details.fields` carries the field code of 7.4
  * (`file_too_large` with `max`) so renderers show it next to the field as they show 422 field errors.
  */
 export const tooLarge = (key: string, max: number): FolioError =>
-  new FolioError('too_large', `The file is larger than ${max} bytes.`, {
+  tooLargeError(`The file is larger than ${max} bytes.`, {
     details: { fields: { [key]: fieldError('file_too_large', { max }) } },
   });
 
@@ -159,7 +168,7 @@ export async function receiveUpload(deps: UploadDeps, req: UploadRequest): Promi
   });
   // spec 4.4 rule 5: only forms with Turnstile take files (checked before any byte is read).
   if (!usesTurnstile(def.settings))
-    throw new FolioError('turnstile_required', 'This form does not use Turnstile, so it takes no files.');
+    throw turnstileRequired('This form does not use Turnstile, so it takes no files.');
 
   const got: Collected = { field: null, token: undefined, stored: null };
   try {
@@ -173,12 +182,12 @@ export async function receiveUpload(deps: UploadDeps, req: UploadRequest): Promi
         part.stream.resume();
         continue;
       }
-      if (!got.field) throw new FolioError('invalid_body', 'Send the "field" part before the "file" part.');
+      if (!got.field) throw invalidBody('Send the "field" part before the "file" part.');
       got.stored = await store(deps, space.id, def.key, got.field, part, req.now);
     }
-    if (!got.field) throw new FolioError('invalid_field', 'Name a file field of this form in "field".');
+    if (!got.field) throw invalidField('Name a file field of this form in "field".');
     const stored = got.stored;
-    if (!stored) throw new FolioError('invalid_body', 'The request has no "file" part.');
+    if (!stored) throw invalidBody('The request has no "file" part.');
 
     const field = got.field;
     const sniffed = await sniffFile(stored.head, stored.tail, stored.size, stored.declared);
@@ -191,8 +200,7 @@ export async function receiveUpload(deps: UploadDeps, req: UploadRequest): Promi
       throw fieldFailure(field.key, fieldError('file_type', { accept: (field.accept ?? []).join(', ') }));
     // Verified last, as for submissions, so a rejected file does not spend the visitor's single-use token.
     const outcome = await deps.turnstile.verify(def.settings.turnstileSecret ?? '', got.token, req.remoteIp);
-    if (!outcome.ok)
-      throw new FolioError('turnstile_failed', 'The challenge token is missing, used or invalid.');
+    if (!outcome.ok) throw turnstileFailed();
     await completeUpload(deps.store.db, stored.id, stored.size, sniffed.type);
     return { id: stored.id, name: stored.name, size: stored.size, type: sniffed.type };
   } catch (err) {
@@ -204,8 +212,7 @@ export async function receiveUpload(deps: UploadDeps, req: UploadRequest): Promi
 /** spec 4.4 "invalid_field": the named field must be a file field of this form. */
 function fileField(fields: readonly FormField[], key: string): FormField {
   const field = fields.find((f) => f.key === key && f.type === 'file');
-  if (!field)
-    throw new FolioError('invalid_field', `"${key.slice(0, 100)}" is not a file field of this form.`);
+  if (!field) throw invalidField(`"${key.slice(0, 100)}" is not a file field of this form.`);
   return field;
 }
 

@@ -1,11 +1,30 @@
+import { sql } from 'kysely';
 import type { StoreDialect } from './dialect.js';
+import { postgresListSql } from './postgres-lists.js';
 
 export const postgresDialect: StoreDialect = {
   engine: 'postgres',
+  ...postgresListSql,
+
   jsonType: 'jsonb',
-  streamsRows: true,
   // node-postgres parses jsonb already; objects and arrays are the only values stored.
   parseJson<T>(value: unknown): T {
     return value as T;
+  },
+  jsonText: (column) => sql<string>`${sql.ref(column)}::text`,
+  // `strict $.**` yields every node of the jsonb document; `#>> '{}'` is a node's text without JSON quoting.
+  jsonValueLike: (column, pattern) =>
+    sql<boolean>`exists (select 1 from jsonb_path_query(${sql.ref(column)}, 'strict $.**') as node(v) where jsonb_typeof(v) in ('string', 'number') and lower(v #>> '{}') like lower(${pattern}::text) escape '\\')`,
+  // `lax $[*]` yields a list's items, or the scalar itself (lax mode wraps it).
+  jsonFieldHas: (column, key, value) =>
+    sql<boolean>`exists (select 1 from jsonb_path_query(${sql.ref(column)} -> ${key}::text, 'lax $[*]') as item(v) where jsonb_typeof(v) in ('string', 'number', 'boolean') and v #>> '{}' = ${value}::text)`,
+
+  streamsRows: true,
+  rowLocks: true,
+  async lockForWrite() {
+    // Row locks (`rowLocks`) serialise what must be serialised.
+  },
+  async currentSchema(db) {
+    return (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
   },
 };

@@ -1,9 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /** Spaces, tokens, authoring tables and the published log (DESIGN.md). */
-export async function up0001Initial(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
-  const json = sql.raw(dialect.jsonType);
+export async function up0001Initial(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  // Frozen: the JSON column type as it was (StoreDialect.jsonType may change; this migration may not).
+  const json = sql.raw(engine === 'postgres' ? 'jsonb' : 'text');
 
   await db.schema
     .createTable('spaces')

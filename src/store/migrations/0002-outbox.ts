@@ -1,13 +1,14 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /**
  * The transactional outbox: jobs written in the same transaction as the change that causes them (a publish, a
  * submission), run later by workers with retries. `run_at` orders and delays; `locked_until` is a lease so a
  * crashed worker's job runs again (at-least-once).
  */
-export async function up0002Outbox(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
-  const json = sql.raw(dialect.jsonType);
+export async function up0002Outbox(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  // Frozen: the JSON column type as it was (StoreDialect.jsonType may change; this migration may not).
+  const json = sql.raw(engine === 'postgres' ? 'jsonb' : 'text');
   await db.schema
     .createTable('outbox')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -1,13 +1,14 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /**
  * Redirects (spec 2.6) as a versioned table of the published log, and webhook endpoints with their delivery
  * attempts (spec 6). A redirect row is visible at cv when cv_from <= cv < cv_to, like every published row;
  * automatic redirects point at an entry id and are resolved to its path at read time (no chains).
  */
-export async function up0004RedirectsWebhooks(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
-  const json = sql.raw(dialect.jsonType);
+export async function up0004RedirectsWebhooks(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  // Frozen: the JSON column type as it was (StoreDialect.jsonType may change; this migration may not).
+  const json = sql.raw(engine === 'postgres' ? 'jsonb' : 'text');
   await db.schema
     .createTable('redirects')
     .addColumn('space_id', 'text', (c) => c.notNull().references('spaces.id').onDelete('cascade'))

@@ -1,13 +1,14 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /**
  * Form submissions (spec 2.13, 3.2) and the per-form counter that enforces capacity without races (spec 3.1):
  * a submission increments its form's counter with `count < max` in the same transaction as the insert, so the
  * row lock serialises concurrent submissions on PostgreSQL (SQLite serialises every write anyway).
  */
-export async function up0005Forms(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
-  const json = sql.raw(dialect.jsonType);
+export async function up0005Forms(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  // Frozen: the JSON column type as it was (StoreDialect.jsonType may change; this migration may not).
+  const json = sql.raw(engine === 'postgres' ? 'jsonb' : 'text');
   await db.schema
     .createTable('submissions')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /**
  * PostgreSQL: every change of a space's cv, min_cv or settings sends `NOTIFY folio_cv` on commit, whoever wrote
@@ -8,8 +8,8 @@ import type { StoreDialect } from '../dialect/dialect.js';
  * share the channel, listeners keep their own. SQLite has no NOTIFY: there the cv fan-out is Redis pub/sub or
  * the poll, so this migration has nothing to do.
  */
-export async function up0006CvNotify(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
-  if (dialect.engine !== 'postgres') return;
+export async function up0006CvNotify(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  if (engine !== 'postgres') return;
   await sql`
     create or replace function folio_cv_notify() returns trigger language plpgsql as $$
     begin

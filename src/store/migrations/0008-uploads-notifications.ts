@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /**
  * Form uploads (spec 2.14, 3.3) and the per-recipient record of notifications sent (spec 4.4 rule 6).
@@ -14,7 +14,7 @@ import type { StoreDialect } from '../dialect/dialect.js';
  *
  * Frozen: spells out its own schema and never calls repository code.
  */
-export async function up0008UploadsNotifications(db: Kysely<unknown>, _dialect: StoreDialect): Promise<void> {
+export async function up0008UploadsNotifications(db: Kysely<unknown>, _engine: Engine): Promise<void> {
   await db.schema
     .createTable('uploads')
     .addColumn('id', 'text', (c) => c.primaryKey())

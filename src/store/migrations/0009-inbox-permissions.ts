@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /**
  * The forms inbox and permissions (issue 11; spec 3.2, 4.5).
@@ -13,8 +13,9 @@ import type { StoreDialect } from '../dialect/dialect.js';
  *
  * Frozen: spells out its own schema and never calls repository code.
  */
-export async function up0009InboxPermissions(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
-  const json = sql.raw(dialect.jsonType);
+export async function up0009InboxPermissions(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  // Frozen: the JSON column type as it was (StoreDialect.jsonType may change; this migration may not).
+  const json = sql.raw(engine === 'postgres' ? 'jsonb' : 'text');
   await db.schema.alterTable('tokens').addColumn('scopes', json).execute();
   await db.schema
     .alterTable('submissions')

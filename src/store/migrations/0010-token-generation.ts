@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /**
  * Revocation reaches every instance within the cv fan-out bound (issue 11): `spaces.token_gen` goes up by one with
@@ -11,12 +11,12 @@ import type { StoreDialect } from '../dialect/dialect.js';
  *
  * Frozen: spells out its own schema and never calls repository code.
  */
-export async function up0010TokenGeneration(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
+export async function up0010TokenGeneration(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .alterTable('spaces')
     .addColumn('token_gen', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  if (dialect.engine !== 'postgres') return;
+  if (engine !== 'postgres') return;
   await sql`
     create or replace function folio_tokens_notify() returns trigger language plpgsql as $$
     begin

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
+import type { Engine } from '../dialect/dialect.js';
 
 /** The JSON document columns a publish or an import writes most: entries' fields and the published log. */
 const COLUMNS: [table: string, column: string][] = [
@@ -18,8 +18,8 @@ const COLUMNS: [table: string, column: string][] = [
  *
  * Frozen: spells out its own schema and never calls repository code.
  */
-export async function up0013Lz4Documents(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
-  if (dialect.engine !== 'postgres') return;
+export async function up0013Lz4Documents(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  if (engine !== 'postgres') return;
   const { rows } = await sql<{ lz4: boolean }>`select coalesce(
       (select 'lz4' = any(enumvals) from pg_settings where name = 'default_toast_compression'), false) as lz4`.execute(
     db,

@@ -1,24 +1,28 @@
-import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
-import type { ContentTypeDef, EntrySnapshot, SpaceSettings, TypeMap } from '../content/model.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { ContentTypeDef, EntrySnapshot, SpaceSettings, TypeMap } from '../../content/model.js';
+import { bulkInsert } from '../../store/bulk-insert.js';
+import type { StoreDialect } from '../../store/dialect/dialect.js';
+import { OPEN_CV, type SearchDoc } from '../../store/dialect/lists.js';
+import type { ReindexStep } from '../../store/reindex.js';
+import type { Database } from '../../store/schema.js';
+import type { Queryable } from '../../store/spaces-repo.js';
 import {
   chainsOf,
   type IndexValue,
   indexValues,
   NOINDEX_KEY,
   searchConfig,
+  searchScope,
   searchTexts,
-} from '../delivery/list/index-values.js';
-import { slotLayout, slotRows } from '../delivery/list/slots.js';
-import { bulkInsert } from './bulk-insert.js';
-import type { Database } from './schema.js';
-import type { Queryable } from './spaces-repo.js';
-import { listEngineFor, type SearchDoc, searchScope } from './search/list-engine.js';
-import type { StoreDialect } from './dialect/dialect.js';
-import { postgresDialect } from './dialect/postgres.js';
-import { sqliteDialect } from './dialect/sqlite.js';
+} from './index-values.js';
+import { slotLayout, slotRows } from './slots.js';
 
-/** `cv_to` of an open version in the list tables (migration 0003: a number, so visibility is a range). */
-export const OPEN_CV = 2147483647;
+/**
+ * The list tables' one writer (`list_entries`, `list_values`, `list_rows` and the full-text rows; read by the
+ * `*-repo.ts` beside this file). A publish writes them beside the published log (src/content/publish-log.ts), and
+ * the reindex step `LIST_REINDEX` rebuilds them from the log after migrations (src/store/reindex.ts). The engine's
+ * SQL comes from the store's dialect, passed in: a transaction does not carry it.
+ */
 
 interface IndexContext {
   types: TypeMap;
@@ -61,11 +65,6 @@ function contextFor(tx: Transaction<Database>, spaceId: string, cv: number): Pro
     perTx.set(key, found);
   }
   return found;
-}
-
-// A transaction does not carry the store's dialect; its adapter tells the engine.
-function dialectOf(tx: Queryable): StoreDialect {
-  return tx.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;
 }
 
 function noindexLocales(values: readonly IndexValue[]): string | null {
@@ -126,8 +125,7 @@ export function startSearchVectors(
   model: { types: TypeMap; settings: SpaceSettings; spaceId: string },
   slices: readonly (readonly { snapshot: EntrySnapshot; typeKind: string }[])[],
 ): SearchVectors | undefined {
-  const engine = listEngineFor(dialect);
-  const compute = engine.searchVectors?.bind(engine);
+  const compute = dialect.searchVectors?.bind(dialect);
   if (!compute) return undefined;
   const chains = chainsOf(model.settings);
   const sliceOf = new Map<string, number>();
@@ -174,11 +172,12 @@ export function startSearchVectors(
 const UNLISTED = new Set(['global', 'block']);
 
 /**
- * Writes the list rows of new versions opened at `cv` (called by `putEntryVersion`; bulk loaders call it with
+ * Writes the list rows of new versions opened at `cv` (with each published version; bulk loaders call it with
  * many). Their previous versions must be closed already (`closeListVersion`).
  */
 export async function putListVersions(
   tx: Transaction<Database>,
+  dialect: StoreDialect,
   spaceId: string,
   cv: number,
   items: readonly { snapshot: EntrySnapshot; typeKind: string }[],
@@ -187,7 +186,6 @@ export async function putListVersions(
   const listed = items.filter((i) => !UNLISTED.has(i.typeKind));
   if (listed.length === 0) return;
   const ctx = await contextFor(tx, spaceId, cv);
-  const engine = listEngineFor(dialectOf(tx));
   for (let i = 0; i < listed.length; i += 2000) {
     const chunk = listed.slice(i, i + 2000);
     const valuesOf = new Map(
@@ -265,17 +263,16 @@ export async function putListVersions(
         const vector = (await vectors.of(d.entryId))?.[d.slot];
         if (vector !== undefined) d.vector = vector;
       }
-    await engine.insertSearch(tx, docs);
+    await dialect.insertSearch(tx, docs);
   }
 }
 
-async function removeVersions(tx: Queryable, vids: readonly number[]): Promise<void> {
-  const engine = listEngineFor(dialectOf(tx));
+async function removeVersions(tx: Queryable, dialect: StoreDialect, vids: readonly number[]): Promise<void> {
   for (let i = 0; i < vids.length; i += 500) {
     const chunk = vids.slice(i, i + 500);
     await tx.deleteFrom('list_values').where('vid', 'in', chunk).execute();
     await tx.deleteFrom('list_rows').where('vid', 'in', chunk).execute();
-    await engine.deleteSearch(tx, chunk);
+    await dialect.deleteSearch(tx, chunk);
     await tx.deleteFrom('list_entries').where('id', 'in', chunk).execute();
   }
 }
@@ -283,6 +280,7 @@ async function removeVersions(tx: Queryable, vids: readonly number[]): Promise<v
 /** Closes the open list version of an entry at `cv`, like the log's closeOpen (one opened at `cv` is removed). */
 export async function closeListVersion(
   tx: Transaction<Database>,
+  dialect: StoreDialect,
   spaceId: string,
   entryId: string,
   cv: number,
@@ -296,22 +294,28 @@ export async function closeListVersion(
     .execute();
   const sameCv = open.filter((r) => Number(r.cv_from) >= cv).map((r) => Number(r.id));
   const older = open.filter((r) => Number(r.cv_from) < cv).map((r) => Number(r.id));
-  await removeVersions(tx, sameCv);
-  await closeVersions(tx, older, cv);
+  await removeVersions(tx, dialect, sameCv);
+  await closeVersions(tx, dialect, older, cv);
 }
 
 /** Sets `cv_to` of versions in every list table (the full-text rows too, where the engine keeps it). */
-async function closeVersions(tx: Transaction<Database>, vids: readonly number[], cv: number): Promise<void> {
+async function closeVersions(
+  tx: Transaction<Database>,
+  dialect: StoreDialect,
+  vids: readonly number[],
+  cv: number,
+): Promise<void> {
   if (vids.length === 0) return;
   await tx.updateTable('list_entries').set({ cv_to: cv }).where('id', 'in', vids).execute();
   await tx.updateTable('list_values').set({ cv_to: cv }).where('vid', 'in', vids).execute();
   await tx.updateTable('list_rows').set({ cv_to: cv }).where('vid', 'in', vids).execute();
-  await listEngineFor(dialectOf(tx)).closeSearch(tx, vids, cv);
+  await dialect.closeSearch(tx, vids, cv);
 }
 
 /** Forgets list versions closed at or before `minCv` (with the log's `pruneBefore`). */
 export async function pruneListVersions(
   tx: Transaction<Database>,
+  dialect: StoreDialect,
   spaceId: string,
   minCv: number,
 ): Promise<void> {
@@ -323,24 +327,26 @@ export async function pruneListVersions(
     .execute();
   await removeVersions(
     tx,
+    dialect,
     rows.map((r) => Number(r.id)),
   );
 }
 
 /** Forgets every list row of a space (an import with --replace clears the space's content first). */
-export async function clearListSpace(db: Queryable, spaceId: string): Promise<void> {
+export async function clearListSpace(db: Queryable, dialect: StoreDialect, spaceId: string): Promise<void> {
   const rows = await db.selectFrom('list_entries').select('id').where('space_id', '=', spaceId).execute();
   await removeVersions(
     db,
+    dialect,
     rows.map((r) => Number(r.id)),
   );
 }
 
-/** Empties every list table of every space (a rebuild from the log follows: migration 0007). */
-export async function clearAllListTables(db: Transaction<Database>): Promise<void> {
+/** Empties every list table of every space (a rebuild from the log follows: `LIST_REINDEX`). */
+export async function clearAllListTables(db: Transaction<Database>, dialect: StoreDialect): Promise<void> {
   for (const table of ['list_values', 'list_rows', 'list_entries'] as const)
     await db.deleteFrom(table).execute();
-  await listEngineFor(dialectOf(db)).clearSearch(db);
+  await dialect.clearSearch(db);
 }
 
 interface LogRow {
@@ -353,10 +359,14 @@ interface LogRow {
 }
 
 /** Indexes a page of log rows: one write per (space, cv) group, then the closed ones closed per (space, cvs). */
-async function indexLogRows(tx: Transaction<Database>, rows: readonly LogRow[]): Promise<void> {
+async function indexLogRows(
+  tx: Transaction<Database>,
+  dialect: StoreDialect,
+  rows: readonly LogRow[],
+): Promise<void> {
   const opened = new Map<
     string,
-    { space: string; cv: number; items: Parameters<typeof putListVersions>[3][number][] }
+    { space: string; cv: number; items: Parameters<typeof putListVersions>[4][number][] }
   >();
   const closed = new Map<string, { space: string; cvFrom: number; cvTo: number; entries: string[] }>();
   for (const r of rows) {
@@ -370,7 +380,7 @@ async function indexLogRows(tx: Transaction<Database>, rows: readonly LogRow[]):
     closed.set(key, c);
     c.entries.push(r.entry_id);
   }
-  for (const g of opened.values()) await putListVersions(tx, g.space, g.cv, g.items);
+  for (const g of opened.values()) await putListVersions(tx, dialect, g.space, g.cv, g.items);
   for (const c of closed.values()) {
     const ids = await tx
       .selectFrom('list_entries')
@@ -381,6 +391,7 @@ async function indexLogRows(tx: Transaction<Database>, rows: readonly LogRow[]):
       .execute();
     await closeVersions(
       tx,
+      dialect,
       ids.map((i) => Number(i.id)),
       c.cvTo,
     );
@@ -389,9 +400,9 @@ async function indexLogRows(tx: Transaction<Database>, rows: readonly LogRow[]):
 
 /**
  * Indexes every version of the published log into empty list tables, each at its own cv, closed ones closed
- * again, so pinned cvs list what they showed (migration 0007 rebuilds with it).
+ * again, so pinned cvs list what they showed (`LIST_REINDEX` rebuilds with it).
  */
-export async function backfillListTables(tx: Transaction<Database>): Promise<void> {
+export async function backfillListTables(tx: Transaction<Database>, dialect: StoreDialect): Promise<void> {
   let after: { space: string; entry: string; cv: number } | null = null;
   for (;;) {
     let query = tx
@@ -412,11 +423,26 @@ export async function backfillListTables(tx: Transaction<Database>): Promise<voi
       );
     }
     const rows = await query.execute();
-    await indexLogRows(tx, rows);
+    await indexLogRows(tx, dialect, rows);
     const last = rows.at(-1);
     if (!last || rows.length < 500) break;
     after = { space: last.space_id, entry: last.entry_id, cv: Number(last.cv_from) };
   }
-  // Without a transaction (SQLite migrations) the connection outlives this: drop the per-cv models read.
+  // The per-cv models read are keyed by the transaction; drop them in case the caller's outlives this.
   contexts.delete(tx);
 }
+
+/**
+ * The list tables rebuilt from the published log (clear, then `backfillListTables`), run by `openStore` after
+ * migrations when a store's recorded version is lower (src/store/reindex.ts). Version 1 is what migration 0007
+ * used to run inside itself. Raise `version` when what the tables hold for a version changes (a new derived
+ * column, a new kind of index value): every store then rebuilds once on its next start.
+ */
+export const LIST_REINDEX: ReindexStep = {
+  step: 'lists',
+  version: 1,
+  async run(tx, dialect) {
+    await clearAllListTables(tx, dialect);
+    await backfillListTables(tx, dialect);
+  },
+};

@@ -1,8 +1,5 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { ListEngine, SearchDoc } from './list-engine.js';
-
-// list-repo's OPEN_CV (not imported: list-repo imports this module).
-const OPEN_CV = 2147483647;
+import { type RawBuilder, sql } from 'kysely';
+import { type ListSql, OPEN_CV, type SearchDoc } from './lists.js';
 
 /**
  * The vector of one text: the scope token as a lexeme of its own, then the text in its locale's configuration.
@@ -13,29 +10,11 @@ function vectorSql(scope: unknown, config: unknown, body: unknown): RawBuilder<u
 }
 
 /**
- * PostgreSQL: a `tsvector` per version and locale built with the locale's text-search configuration
- * (stemming, stop words) and a GIN index; the scope token is a lexeme of its own, so a query intersects it.
+ * PostgreSQL's list SQL (part of `postgresDialect`): a `tsvector` per version and locale built with the locale's
+ * text-search configuration (stemming, stop words) and a GIN index (migration 0003); the scope token is a lexeme of
+ * its own, so a query intersects it.
  */
-export const postgresListEngine: ListEngine = {
-  textType: sql`text collate "C"`,
-  realType: 'double precision',
-  serialType: sql`integer`,
-  serialConstraint: 'generated',
-
-  async afterCreate(db: Kysely<unknown>) {
-    await sql`create table list_search (vid integer not null, tsv tsvector not null)`.execute(db);
-    await sql`create index list_search_tsv on list_search using gin (tsv)`.execute(db);
-    await sql`create index list_search_vid on list_search (vid)`.execute(db);
-    // List queries are short and index-driven: parallel workers only add start-up latency (measured: +8 ms).
-    for (const table of ['list_entries', 'list_values', 'list_search'])
-      await sql`alter table ${sql.table(table)} set (parallel_workers = 0)`.execute(db);
-    // key and str are strongly correlated (a category's values); without this the planner misjudges filters.
-    await sql`create statistics list_values_key_str (mcv, ndistinct, dependencies)
-      on space_id, key, loc, str from list_values`.execute(db);
-    await sql`create statistics list_values_key_num (mcv, dependencies)
-      on space_id, key, loc, num from list_values`.execute(db);
-  },
-
+export const postgresListSql: ListSql = {
   async insertSearch(tx, docs: readonly SearchDoc[]) {
     for (let i = 0; i < docs.length; i += 500) {
       const rows = docs.slice(i, i + 500).map(
@@ -62,6 +41,16 @@ export const postgresListEngine: ListEngine = {
       for (const r of rows) out.push(r.v);
     }
     return out;
+  },
+
+  bulkSearchLoad: {
+    async before(tx) {
+      // The largest the setting takes (kB): the pending list lives in the index's pages, not in memory.
+      await sql`set local gin_pending_list_limit = 2147483647`.execute(tx);
+    },
+    async after(db) {
+      await sql`select gin_clean_pending_list('list_search_tsv'::regclass)`.execute(db);
+    },
   },
 
   async deleteSearch(tx, vids) {

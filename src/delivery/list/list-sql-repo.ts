@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { ListEngine } from '../../store/search/list-engine.js';
+import type { StoreDialect } from '../../store/dialect/dialect.js';
 import { ANY_LOCALE, PATH_KEY } from './index-values.js';
 import type { ListPlan, Scalar, Source, Test } from './plan.js';
 import { isNumSlot, type SlotLayout, sortSlot } from './slots.js';
@@ -12,12 +12,12 @@ import { isNumSlot, type SlotLayout, sortSlot } from './slots.js';
 export type Sql = RawBuilder<unknown>;
 export const ref = (r: string): Sql => sql.ref(r);
 
-export function testSql(engine: ListEngine, col: Sql, t: Test): Sql {
+export function testSql(dialect: StoreDialect, col: Sql, t: Test): Sql {
   switch (t.test) {
     case 'in':
       return sql`${col} in (${sql.join(t.values)})`;
     case 'substring':
-      return engine.contains(col, t.value);
+      return dialect.contains(col, t.value);
     case 'cmp':
       return sql`${col} ${sql.raw(t.cmp)} ${t.value}`;
     case 'present':

@@ -1,9 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
-import type { StoreDialect } from '../dialect/dialect.js';
 import type { Database } from '../schema.js';
-import { postgresListEngine } from './postgres.js';
-import { sqliteListEngine } from './sqlite.js';
+
+/**
+ * `cv_to` of an open version in the list tables (migration 0003: a number, not NULL, so visibility is a range an
+ * index serves).
+ */
+export const OPEN_CV = 2147483647;
 
 /** One locale's searchable text of one entry version (spec 4.3 `search`). */
 export interface SearchDoc {
@@ -32,18 +34,10 @@ export interface SearchAt {
 }
 
 /**
- * What the entry-list tables need from each engine (STYLE.md rule 2: dialect differences in small helpers):
- * column types for byte-ordered text, the full-text index, and two small SQL fragments.
+ * What the entry-list tables (written and read by src/delivery/list/) need from each engine: the full-text rows
+ * and small SQL fragments. Part of `StoreDialect`.
  */
-export interface ListEngine {
-  /** Text compared and sorted in UTF-8 byte order on both engines (PostgreSQL: collation "C"). */
-  readonly textType: RawBuilder<unknown>;
-  readonly realType: 'real' | 'double precision';
-  /** An auto-numbered integer primary key column definition. */
-  readonly serialType: RawBuilder<unknown>;
-  readonly serialConstraint: 'autoincrement' | 'generated';
-  /** Engine-specific DDL after the tables exist: full-text index, planner settings. */
-  afterCreate(db: Kysely<unknown>): Promise<void>;
+export interface ListSql {
   insertSearch(tx: Transaction<Database> | Kysely<Database>, docs: readonly SearchDoc[]): Promise<void>;
   /**
    * Engines whose full-text rows hold a computed vector (PostgreSQL: `tsvector`, stemming is most of an
@@ -54,6 +48,16 @@ export interface ListEngine {
     db: Kysely<Database>,
     docs: readonly Pick<SearchDoc, 'scope' | 'config' | 'body'>[],
   ): Promise<string[]>;
+  /**
+   * Around a bulk load of full-text rows (an import), where the engine gains from it. PostgreSQL: `before` lets
+   * the GIN index's pending list grow for the transaction (inserts append instead of merging into the index
+   * every 4 MB), `after` merges it in bulk once the transaction committed (until then, and if `after` fails,
+   * autovacuum does the same).
+   */
+  bulkSearchLoad?: {
+    before(tx: Transaction<Database>): Promise<void>;
+    after(db: Kysely<Database>): Promise<void>;
+  };
   deleteSearch(tx: Transaction<Database> | Kysely<Database>, vids: readonly number[]): Promise<void>;
   /** Removes every full-text row (of all spaces). */
   clearSearch(tx: Transaction<Database> | Kysely<Database>): Promise<void>;
@@ -80,16 +84,4 @@ export interface ListEngine {
    * join over the probed filter's whole range (`offset 0` prevents that); SQLite always probes per row.
    */
   readonly perRowProbe: RawBuilder<unknown>;
-}
-
-const ENGINES: Record<StoreDialect['engine'], ListEngine> = {
-  sqlite: sqliteListEngine,
-  postgres: postgresListEngine,
-};
-
-export const listEngineFor = (dialect: StoreDialect): ListEngine => ENGINES[dialect.engine];
-
-/** The scope token of a space's text in one locale: letters and digits only, so it is one token everywhere. */
-export function searchScope(spaceId: string, locale: string): string {
-  return `z${createHash('sha256').update(`${spaceId}\n${locale}`).digest('hex').slice(0, 24)}`;
 }

@@ -1,25 +1,16 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { bulkInsert } from '../bulk-insert.js';
-import type { ListEngine, SearchDoc } from './list-engine.js';
+import type { ListSql, SearchDoc } from './lists.js';
 
 // A version's full-text rows are keyed vid * SLOTS + slot (FTS5 rows are addressed by integer rowid).
 const SLOTS = 1024;
 
 /**
- * SQLite: FTS5 with the unicode61 tokenizer (diacritics folded, no stemming: FTS5 ships no stemmer for other
- * languages than English) in a contentless table, so the text is not stored twice.
+ * SQLite's list SQL (part of `sqliteDialect`): FTS5 (migration 0003) with the unicode61 tokenizer (diacritics
+ * folded, no stemming: FTS5 ships no stemmer for other languages than English) in a contentless table, so the text
+ * is not stored twice.
  */
-export const sqliteListEngine: ListEngine = {
-  textType: sql`text`,
-  realType: 'real',
-  serialType: sql`integer`,
-  serialConstraint: 'autoincrement',
-
-  async afterCreate(db: Kysely<unknown>) {
-    await sql`create virtual table list_fts using fts5(scope, body, content='', contentless_delete=1,
-      tokenize='unicode61 remove_diacritics 2')`.execute(db);
-  },
-
+export const sqliteListSql: ListSql = {
   async insertSearch(tx, docs: readonly SearchDoc[]) {
     const rows = docs.map((d) => [d.vid * SLOTS + d.slot, d.scope, d.body]);
     await bulkInsert(tx, 'list_fts', ['rowid', 'scope', 'body'], rows);
