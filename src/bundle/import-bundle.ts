@@ -4,7 +4,7 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import type { FieldValues, SpaceSettings } from '../content/model.js';
 import { publishedSlices, publishSpaceState, type SpaceState } from '../content/publish.js';
 import { publishForm } from '../forms/forms-repo.js';
-import { enqueueEvent } from '../jobs/outbox-repo.js';
+import { enqueueEvent, enqueueJob } from '../jobs/outbox-repo.js';
 import { newId } from '../lib/ids.js';
 import {
   clearSpaceContent,
@@ -15,6 +15,7 @@ import {
   putDocs,
 } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
+import { SEARCH_MERGE_JOB } from '../delivery/list/list-jobs.js';
 import { clearListSpace, startSearchVectors } from '../delivery/list/list-write-repo.js';
 import type { Database } from '../store/schema.js';
 import { bumpCv } from '../store/spaces-repo.js';
@@ -212,6 +213,9 @@ export async function importBundle(
       // An import is a publish: subscribers (a CDN purge) hear of it like of any other, after the bundle's own
       // webhooks exist. Its history starts at this cv, so the event's keys name the whole space.
       await enqueueEvent(tx, spaceId, 'content.published', { cv });
+      // The search rows the bulk load left pending are merged by the job runner, after the import (list-jobs.ts).
+      if (store.dialect.bulkSearchLoad)
+        await enqueueJob(tx, { spaceId, kind: SEARCH_MERGE_JOB, payload: {} });
       progress('commit');
       return { cv, replaced };
     }));
@@ -224,8 +228,6 @@ export async function importBundle(
     throw err;
   }
   await deleteBlobs(blobs, replaced);
-  // The import is committed; merging the search index's pending rows is an optimisation autovacuum would also do.
-  await store.dialect.bulkSearchLoad?.after(store.db).catch(() => undefined);
   // An import publishes: the in-memory cv (src/cluster/) follows at once in this process.
   store.published.emit(spaceId, cv);
   return {

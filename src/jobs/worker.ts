@@ -3,6 +3,7 @@ import { deleteActivityBefore } from '../activity/activity-repo.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/open-store.js';
+import { listJobHandlers } from '../delivery/list/list-jobs.js';
 import { notifyJobHandlers } from '../notify/handlers.js';
 import { webhookJobHandlers } from '../webhooks/handlers.js';
 import { deleteDeliveriesBefore } from '../webhooks/webhooks-repo.js';
@@ -18,12 +19,13 @@ export interface WorkerDeps {
 
 /**
  * The job handlers of every domain, by job kind. Domains add theirs here: webhooks (`event` fan-out and
- * `webhook` delivery) now; email and chat posts with the forms work.
+ * `webhook` delivery), email and chat posts, and the search index merge after an import.
  */
 export function buildJobHandlers(deps: WorkerDeps): Map<string, JobHandler> {
   return new Map<string, JobHandler>([
     ...webhookJobHandlers({ store: deps.store, allowPrivate: deps.config.webhookAllowPrivate }),
     ...notifyJobHandlers({ store: deps.store, config: deps.config }),
+    ...listJobHandlers({ store: deps.store }),
   ]);
 }
 

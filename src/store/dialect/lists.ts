@@ -51,8 +51,8 @@ export interface ListSql {
   /**
    * Around a bulk load of full-text rows (an import), where the engine gains from it. PostgreSQL: `before` lets
    * the GIN index's pending list grow for the transaction (inserts append instead of merging into the index
-   * every 4 MB), `after` merges it in bulk once the transaction committed (until then, and if `after` fails,
-   * autovacuum does the same).
+   * every 4 MB), `after` merges it in bulk once the transaction committed (the job `search-merge`,
+   * src/delivery/list/list-jobs.ts; until then, and where no job runner runs, autovacuum does the same).
    */
   bulkSearchLoad?: {
     before(tx: Transaction<Database>): Promise<void>;
