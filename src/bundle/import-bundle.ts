@@ -169,34 +169,13 @@ export async function importBundle(
       }
       await insertAssets(tx, spaceId, assets);
       // Redirects and webhooks live in tables of their own (importBundleDocs below).
-      await putDocs(
-        tx,
-        spaceId,
-        'menus',
-        menus.map((doc) => ({ key: doc.key, doc })),
-        now,
-      );
-      await putDocs(
-        tx,
-        spaceId,
-        'lists',
-        bundle.lists.map((doc) => ({ key: doc.key, doc })),
-        now,
-      );
-      await putDocs(
-        tx,
-        spaceId,
-        'forms',
-        bundle.forms.map((doc) => ({ key: doc.key, doc })),
-        now,
-      );
-      await putDocs(
-        tx,
-        spaceId,
-        'releases',
-        releases.map((doc) => ({ key: doc.id, doc })),
-        now,
-      );
+      const docs: [kind: string, rows: { key: string; doc: unknown }[]][] = [
+        ['menus', menus.map((doc) => ({ key: doc.key, doc }))],
+        ['lists', bundle.lists.map((doc) => ({ key: doc.key, doc }))],
+        ['forms', bundle.forms.map((doc) => ({ key: doc.key, doc }))],
+        ['releases', releases.map((doc) => ({ key: doc.id, doc }))],
+      ];
+      for (const [kind, rows] of docs) await putDocs(tx, spaceId, kind, rows, now);
       await publishSpaceState(tx, store.dialect, spaceId, cv, state, slices, {
         vectors,
         onProgress: (done, total) => progress('publish', done, total),
