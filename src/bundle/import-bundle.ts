@@ -16,7 +16,8 @@ import {
 } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import { SEARCH_MERGE_JOB } from '../delivery/list/list-jobs.js';
-import { clearListSpace, startSearchVectors } from '../delivery/list/list-write-repo.js';
+import { clearListSpace } from '../delivery/list/list-write-repo.js';
+import { startSearchVectors } from '../delivery/list/search-vectors.js';
 import type { Database } from '../store/schema.js';
 import { bumpCv } from '../store/spaces-repo.js';
 import { insertToken } from '../store/tokens-repo.js';

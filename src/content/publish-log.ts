@@ -1,10 +1,6 @@
 import type { Transaction } from 'kysely';
-import {
-  closeListVersion,
-  pruneListVersions,
-  putListVersions,
-  type SearchVectors,
-} from '../delivery/list/list-write-repo.js';
+import { closeListVersion, pruneListVersions, putListVersions } from '../delivery/list/list-write-repo.js';
+import type { SearchVectors } from '../delivery/list/search-vectors.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
 import type { StoreDialect } from '../store/dialect/dialect.js';
 import { closeEntry, insertFirstLogVersions, pruneBefore, putEntryVersion } from '../store/log-repo.js';

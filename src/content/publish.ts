@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { EntryRow } from '../store/authoring-repo.js';
 import { putDocVersion } from '../store/log-repo.js';
-import type { SearchVectors } from '../delivery/list/list-write-repo.js';
+import type { SearchVectors } from '../delivery/list/search-vectors.js';
 import type { StoreDialect } from '../store/dialect/dialect.js';
 import type { Database } from '../store/schema.js';
 import { publishFirstVersions } from './publish-log.js';

@@ -23,6 +23,9 @@ export interface IndexValue {
   num: number | null;
 }
 
+/** Kinds never listed anywhere (spec 2.1: globals; blocks are not entries): no list rows, no search text. */
+export const UNLISTED_KINDS: ReadonlySet<string> = new Set(['global', 'block']);
+
 export const ANY_LOCALE = '*';
 /** Text values are compared on their first 500 characters (an index entry must stay bounded). */
 export const TEXT_CAP = 500;
