@@ -4,6 +4,7 @@
 import type { TokenCache } from '../auth/token-cache.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config/config.js';
+import type { Embedder } from '../search/embedder.js';
 import type { Store } from '../store/open-store.js';
 
 /** The opened resources the app is built on; the caller owns (and closes) them. */
@@ -13,10 +14,13 @@ export interface AppDeps {
   blobs: BlobStore;
   /** The time source of time-dependent answers (form status, `today`); tests pin it. Default: the system clock. */
   clock?: () => Date;
+  /** The semantic search model (issue 13); default: the configured provider, one per process and configuration. */
+  embedder?: Embedder;
 }
 
 /** What every route plugin gets: the opened resources, the shared token lookup and the master key. */
 export interface AppServices extends AppDeps {
+  embedder: Embedder;
   tokens: TokenCache;
   /** Derive per-purpose keys with `deriveKey(masterKey, 'cursor')` (src/store/secrets-repo.ts). */
   masterKey: Buffer;

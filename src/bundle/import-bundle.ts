@@ -5,6 +5,8 @@ import type { FieldValues, SpaceSettings } from '../content/model.js';
 import { publishedSlices, publishSpaceState, type SpaceState } from '../content/publish.js';
 import { publishForm } from '../forms/forms-repo.js';
 import { enqueueEvent, enqueueJob } from '../jobs/outbox-repo.js';
+import { forgetSearchIndex } from '../search/embeddings-repo.js';
+import { queueSearchIndex } from '../search/queue.js';
 import { newId } from '../lib/ids.js';
 import {
   clearSpaceContent,
@@ -193,6 +195,9 @@ export async function importBundle(
       // An import is a publish: subscribers (a CDN purge) hear of it like of any other, after the bundle's own
       // webhooks exist. Its history starts at this cv, so the event's keys name the whole space.
       await enqueueEvent(tx, spaceId, 'content.published', { cv });
+      // Semantic search (issue 13): builds the index, or, for a space whose AI is now off, drops its vectors.
+      await forgetSearchIndex(tx, spaceId);
+      await queueSearchIndex(tx, spaceId);
       // The search rows the bulk load left pending are merged by the job runner, after the import (list-jobs.ts).
       if (store.dialect.bulkSearchLoad)
         await enqueueJob(tx, { spaceId, kind: SEARCH_MERGE_JOB, payload: {} });

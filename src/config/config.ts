@@ -29,6 +29,23 @@ export interface MailConfig {
   readonly outboxDir: string;
 }
 
+/**
+ * Where semantic search (spec 1.4, 4.2 `/search`) gets its vectors: the offline model shipped in an npm package
+ * (default), or an OpenAI-compatible HTTP endpoint when EMBEDDINGS_URL is set.
+ */
+export type EmbeddingsConfig =
+  | { readonly provider: 'local'; readonly timeoutMs: number }
+  | {
+      readonly provider: 'http';
+      /** EMBEDDINGS_URL: the embeddings endpoint itself, e.g. `https://api.openai.com/v1/embeddings`. */
+      readonly url: string;
+      /** EMBEDDINGS_MODEL, sent as `model`; stored with every vector, so changing it re-embeds. */
+      readonly model: string;
+      /** EMBEDDINGS_API_KEY, sent as a bearer token; null sends none (a local server). */
+      readonly apiKey: string | null;
+      readonly timeoutMs: number;
+    };
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -57,6 +74,8 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** Forms (spec 4.4, 8): Turnstile's siteverify URL and timeout, and the submission rate limits per minute. */
   readonly turnstileVerifyUrl: string;
+  /** EMBEDDINGS_*: the embedding provider of semantic search; EMBEDDINGS_TIMEOUT_MS bounds every call. */
+  readonly embeddings: EmbeddingsConfig;
   readonly turnstileTimeoutMs: number;
   readonly rateLimitVisitorPerMinute: number;
   readonly rateLimitFormPerMinute: number;
@@ -180,6 +199,29 @@ function mailConfig(env: Env, dataDir: string, publicUrl: string): MailConfig {
   };
 }
 
+function embeddingsConfig(env: Env): EmbeddingsConfig {
+  const timeoutMs = int(env, 'EMBEDDINGS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const endpoint = url(env, 'EMBEDDINGS_URL', ['http:', 'https:']);
+  if (endpoint === undefined) {
+    for (const name of ['EMBEDDINGS_MODEL', 'EMBEDDINGS_API_KEY'])
+      if (read(env, name) !== undefined) throw new ConfigError(name, 'needs EMBEDDINGS_URL');
+    return { provider: 'local', timeoutMs };
+  }
+  const model = read(env, 'EMBEDDINGS_MODEL');
+  if (model === undefined || !/^[\x21-\x7e]{1,200}$/.test(model))
+    throw new ConfigError(
+      'EMBEDDINGS_MODEL',
+      'must name the model (printable ASCII, no spaces) with EMBEDDINGS_URL',
+    );
+  return {
+    provider: 'http',
+    url: endpoint,
+    model,
+    apiKey: read(env, 'EMBEDDINGS_API_KEY') ?? null,
+    timeoutMs,
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Loads, validates and freezes the configuration once; fails fast naming the variable. */
@@ -228,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
       url(env, 'TURNSTILE_VERIFY_URL', ['http:', 'https:']) ??
       'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     turnstileTimeoutMs: int(env, 'TURNSTILE_TIMEOUT_MS', 5000, 100, 60_000),
+    embeddings: Object.freeze(embeddingsConfig(env)),
     rateLimitVisitorPerMinute: int(env, 'RATE_LIMIT_VISITOR_PER_MINUTE', 10, 1, 1_000_000_000),
     rateLimitFormPerMinute: int(env, 'RATE_LIMIT_FORM_PER_MINUTE', 30, 1, 1_000_000_000),
     redisPrefix: read(env, 'REDIS_PREFIX') ?? 'folio:',

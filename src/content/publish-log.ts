@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { closeListVersion, pruneListVersions, putListVersions } from '../delivery/list/list-write-repo.js';
 import type { SearchVectors } from '../delivery/list/search-vectors.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
+import { queueSearchIndex } from '../search/queue.js';
 import type { StoreDialect } from '../store/dialect/dialect.js';
 import { closeEntry, insertFirstLogVersions, pruneBefore, putEntryVersion } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
@@ -29,6 +30,8 @@ export async function withPublish<T>(
     const result = await work(tx, cv);
     // Every publish, whatever it changed: webhooks get the CDN tags to purge (issue 16, src/webhooks/event-keys.ts).
     await enqueueEvent(tx, spaceId, 'content.published', { cv });
+    // Semantic search (issue 13): the job runner embeds what this publish changed, never the request.
+    if (await aiSwitchedOn(tx, store, spaceId)) await queueSearchIndex(tx, spaceId);
     await pruneIfDue(tx, store, spaceId, cv);
     return { cv, result };
   });
@@ -106,4 +109,11 @@ async function pruneIfDue(
   if (oldest <= 0) return;
   const row = await tx.selectFrom('spaces').select('min_cv').where('id', '=', spaceId).executeTakeFirst();
   if (row && oldest > Number(row.min_cv)) await prunePublished(tx, store.dialect, spaceId, oldest);
+}
+
+async function aiSwitchedOn(tx: Transaction<Database>, store: Store, spaceId: string): Promise<boolean> {
+  const row = await tx.selectFrom('spaces').select('settings').where('id', '=', spaceId).executeTakeFirst();
+  if (!row) return false;
+  const settings: unknown = store.dialect.parseJson<unknown>(row.settings);
+  return typeof settings === 'object' && settings !== null && (settings as { ai?: unknown }).ai === true;
 }

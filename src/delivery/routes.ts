@@ -13,6 +13,7 @@ import {
   spaceStatus,
 } from './delivery-service.js';
 import { COMMON_PARAMS, rejectUnknown, single } from './params.js';
+import { searchStatus } from '../search/status.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -29,12 +30,19 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       route.config = { ...route.config, delivery: 'read' };
     });
 
-    scoped.get<{ Params: Params; Querystring: Query }>('/v1/:spaceId/status', async (request, reply) => {
-      rejectUnknown(request.query, []);
-      const space = await loadSpace(deps, request.params.spaceId);
-      reply.header('cache-control', 'no-cache');
-      return spaceStatus(space);
-    });
+    // Not kept in the response cache: the search index's progress changes within one cv (issue 13).
+    const live = { config: { cache: false } };
+    scoped.get<{ Params: Params; Querystring: Query }>(
+      '/v1/:spaceId/status',
+      live,
+      async (request, reply) => {
+        rejectUnknown(request.query, []);
+        const space = await loadSpace(deps, request.params.spaceId);
+        reply.header('cache-control', 'no-cache');
+        const search = await searchStatus(deps.store, space, services.embedder.model);
+        return { ...spaceStatus(space), ...(search ? { search } : {}) };
+      },
+    );
 
     // The home page is /entries/by-path/ (the router drops the trailing slash, so the bare route serves it).
     const byPath = async (

@@ -17,13 +17,14 @@ declare module 'fastify' {
  */
 export const jobsPlugin = fp(
   async (app: FastifyInstance, opts: { services: AppServices }) => {
-    const { store, blobs, config } = opts.services;
+    const { store, blobs, config, embedder } = opts.services;
     const runner = config.worker
       ? createJobRunner(
           {
             store,
             blobs,
             config,
+            embedder,
             log: { error: (details, message) => app.log.error(details, message) },
           },
           opts.services.clock ? { clock: opts.services.clock } : {},

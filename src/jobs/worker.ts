@@ -4,6 +4,8 @@ import { sweepRetention } from '../forms/retention/sweeps.js';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/open-store.js';
 import { listJobHandlers } from '../delivery/list/list-jobs.js';
+import { type Embedder, embedderFor } from '../search/embedder.js';
+import { searchJobHandlers } from '../search/indexer.js';
 import { notifyJobHandlers } from '../notify/handlers.js';
 import { webhookJobHandlers } from '../webhooks/handlers.js';
 import { deleteDeliveriesBefore } from '../webhooks/webhooks-repo.js';
@@ -14,18 +16,24 @@ export interface WorkerDeps {
   /** Sweeps delete upload files with their rows. */
   blobs: BlobStore;
   config: Config;
+  /** Embeds for the semantic index (issue 13); default: the configuration's, shared in the process. */
+  embedder?: Embedder;
   log?: RunnerLog;
 }
 
 /**
  * The job handlers of every domain, by job kind. Domains add theirs here: webhooks (`event` fan-out and
- * `webhook` delivery), email and chat posts, and the search index merge after an import.
+ * `webhook` delivery), email and chat posts, the search index merge after an import, and semantic indexing.
  */
 export function buildJobHandlers(deps: WorkerDeps): Map<string, JobHandler> {
   return new Map<string, JobHandler>([
     ...webhookJobHandlers({ store: deps.store, allowPrivate: deps.config.webhookAllowPrivate }),
     ...notifyJobHandlers({ store: deps.store, config: deps.config }),
     ...listJobHandlers({ store: deps.store }),
+    ...searchJobHandlers({
+      store: deps.store,
+      embedder: deps.embedder ?? embedderFor(deps.config.embeddings),
+    }),
   ]);
 }
 

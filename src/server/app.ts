@@ -14,6 +14,8 @@ import { jobsPlugin } from '../jobs/plugin.js';
 import { managementRoutes } from '../management/plugin.js';
 import { menuRoutes } from '../menus/routes.js';
 import { redirectRoutes } from '../redirects/routes.js';
+import { embedderFor } from '../search/embedder.js';
+import { searchRoutes } from '../search/routes.js';
 import { syncRoutes } from '../sync/routes.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
@@ -39,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services: AppServices = {
     ...deps,
     tokens: new TokenCache(deps.store),
+    embedder: deps.embedder ?? embedderFor(deps.config.embeddings),
     masterKey: await loadMasterKey(deps.store, deps.config.secret),
   };
   app.get('/healthz', async () => ({ ok: true }));
@@ -52,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(imageRoutes, { services });
   await app.register(listRoutes, { services });
   await app.register(syncRoutes, { services });
+  await app.register(searchRoutes, { services });
   await app.register(formRoutes, { services });
   await app.register(formManagementRoutes, { services });
   await app.register(formFileRoutes, { services });

@@ -139,6 +139,8 @@ export interface Database {
   submission_notes: SubmissionNotesTable;
   activity_log: ActivityLogTable;
   folio_reindex: ReindexTable;
+  search_embeddings: SearchEmbeddingsTable;
+  search_state: SearchStateTable;
 }
 
 /** The version each reindex step last built (src/store/reindex.ts; migrations 0007, 0014). */
@@ -349,4 +351,29 @@ export interface ActivityLogTable {
   action: string;
   subject: string | null;
   details: JsonColumn;
+}
+
+/** A chunk of an entry version's text in one locale, embedded by one model (migration 0015, issue 13). */
+export interface SearchEmbeddingsTable {
+  /** PostgreSQL answers its bigint as a string. */
+  seq: Generated<number | string>;
+  space_id: string;
+  model: string;
+  locale: string;
+  entry_id: string;
+  cv_from: number;
+  chunk: number;
+  text_hash: string;
+  /** Packed little-endian float32, unit length. */
+  vector: Uint8Array;
+}
+
+/** How far a space's semantic index is (migration 0015). */
+export interface SearchStateTable {
+  space_id: string;
+  model: string;
+  indexed_cv: number;
+  pruned_cv: number;
+  revision: number;
+  generation: number;
 }

@@ -1,0 +1,96 @@
+import type { Store } from '../store/open-store.js';
+import { closedSince, loadVectors, type SearchState } from './embeddings-repo.js';
+import { unpackVector } from './vector-bytes.js';
+import { ExactVectorIndex, type VectorSearch } from './vector-index.js';
+
+/** Rows read per query while loading an index (bounded memory: ~10 MB of 512-dimension vectors). */
+const PAGE = 5000;
+
+interface Held {
+  index: ExactVectorIndex | null;
+  generation: number;
+  revision: number;
+  syncedCv: number;
+  lastSeq: number;
+  /** Syncs of one index run one at a time. */
+  turn: Promise<unknown>;
+}
+
+const EMPTY: VectorSearch = { dim: 0, size: 0, add() {}, close() {}, nearest: () => [] };
+
+/**
+ * The in-memory vector indexes of one store, per space, model and locale, each brought up to date with the store
+ * when a search needs it: a new `generation` (vectors removed) reloads it; a new `revision` (vectors added) or a
+ * newer cv reads only rows written since (`seq`) and versions closed since (`cv_to`). Every instance holds its
+ * own; the store is the truth, so instances agree without talking to each other.
+ */
+export class SearchIndexes {
+  private readonly held = new Map<string, Held>();
+
+  constructor(private readonly store: Store) {}
+
+  /** The index of a space's `locale` as of `cv` (the space's current cv) and `state` (read by the caller). */
+  async at(spaceId: string, locale: string, state: SearchState, cv: number): Promise<VectorSearch> {
+    const key = `${spaceId}\n${state.model}\n${locale}`;
+    let held = this.held.get(key);
+    if (!held || held.generation !== state.generation) {
+      held = {
+        index: null,
+        generation: state.generation,
+        revision: -1,
+        syncedCv: 0,
+        lastSeq: 0,
+        turn: Promise.resolve(),
+      };
+      this.held.set(key, held);
+    }
+    const h = held;
+    if (h.revision !== state.revision || h.syncedCv < cv) {
+      const run = h.turn.then(() => this.sync(h, spaceId, state, locale, cv));
+      h.turn = run.catch(() => undefined);
+      await run;
+    }
+    return h.index ?? EMPTY;
+  }
+
+  private async sync(
+    h: Held,
+    spaceId: string,
+    state: SearchState,
+    locale: string,
+    cv: number,
+  ): Promise<void> {
+    if (h.revision === state.revision && h.syncedCv >= cv) return;
+    const db = this.store.db;
+    // Closing cvs first: rows loaded below carry their version's closing cv as of now anyway.
+    if (h.index !== null && h.syncedCv < cv)
+      for (const c of await closedSince(db, spaceId, h.syncedCv)) h.index.close(c.entryId, c.cvFrom, c.cvTo);
+    for (;;) {
+      const rows = await loadVectors(db, spaceId, state.model, locale, h.lastSeq, PAGE);
+      for (const r of rows) {
+        h.lastSeq = r.seq;
+        const vector = unpackVector(r.vector);
+        if (vector === null) continue;
+        h.index ??= new ExactVectorIndex(vector.length);
+        // A vector of another dimension cannot be of this model: skipped, never compared.
+        if (vector.length === h.index.dim)
+          h.index.add(
+            { entryId: r.entryId, cvFrom: r.cvFrom, cvTo: r.cvTo, type: r.type, chunk: r.chunk },
+            vector,
+          );
+      }
+      if (rows.length < PAGE) break;
+    }
+    h.revision = state.revision;
+    h.syncedCv = Math.max(h.syncedCv, cv);
+  }
+}
+
+const byStore = new WeakMap<Store, SearchIndexes>();
+
+/** One set of indexes per store in a process, shared by every app and test built on it. */
+export function searchIndexesOf(store: Store): SearchIndexes {
+  let indexes = byStore.get(store);
+  if (!indexes) byStore.set(store, (indexes = new SearchIndexes(store)));
+  return indexes;
+}
