@@ -150,7 +150,10 @@ describe.each(ENGINES)('reindex steps on %s', (engine) => {
     await published();
     // What the earlier code left: 0007 rebuilt the tables itself and made no `folio_reindex`; no 0014.
     await env.store.db.schema.dropTable('folio_reindex').execute();
-    await sql`delete from folio_migration where name = '0014-reindex-steps'`.execute(env.store.db);
+    // Nor anything after 0014: undo the later migrations too (0015: the semantic search tables).
+    await env.store.db.schema.dropTable('search_embeddings').execute();
+    await env.store.db.schema.dropTable('search_state').execute();
+    await sql`delete from folio_migration where name >= '0014'`.execute(env.store.db);
     await env.store.db
       .updateTable('list_entries')
       .set({ name: 'kept' })
