@@ -16,6 +16,8 @@ import { insertToken, type TokenKind } from '../store/tokens-repo.js';
 import { demoBanner, ensureDemo } from './demo.js';
 import { importProgress } from './progress.js';
 import { createJobRunner } from '../jobs/worker.js';
+import { embedderFor } from '../search/embedder.js';
+import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { openRuntime } from './runtime.js';
 import { describeMailTransport } from '../notify/mailer.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
@@ -112,6 +114,8 @@ async function worker(): Promise<number> {
   const log = { error: (details: object, message: string) => console.error(message, details) };
   const runner = createJobRunner({ store: rt.store, blobs: rt.blobs, config, log });
   runner.start();
+  const stale = await queueStaleSearchIndexes(rt.store, embedderFor(config.embeddings).model);
+  if (stale.length > 0) console.log(`Semantic search: indexing queued for ${stale.join(', ')}.`);
   console.log(`Folio worker ${runner.workerId} is running (store: ${config.store.engine}).`);
   await new Promise<void>((resolveStop) => {
     process.once('SIGINT', () => resolveStop());

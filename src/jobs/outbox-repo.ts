@@ -51,6 +51,18 @@ export async function enqueueJobs(db: Queryable, jobs: readonly NewJob[]): Promi
   return rows.map((r) => r.id);
 }
 
+/** Whether a job of `kind` for the space waits to run (so a caller need not queue another). */
+export async function hasPendingJob(db: Queryable, spaceId: string, kind: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('outbox')
+    .select('id')
+    .where('space_id', '=', spaceId)
+    .where('kind', '=', kind)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The webhook-visible events of spec 6 (and the ones Folio adds). */
 export type EventType = 'form.submitted' | 'menu.updated' | 'redirect.updated' | (string & {});
 

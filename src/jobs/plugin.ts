@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppServices } from '../app/services.js';
 import type { JobRunner } from './runner.js';
+import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { createJobRunner } from './worker.js';
 
 declare module 'fastify' {
@@ -31,7 +32,12 @@ export const jobsPlugin = fp(
         )
       : null;
     app.decorate('jobs', runner);
-    app.addHook('onReady', async () => runner?.start());
+    app.addHook('onReady', async () => {
+      if (!runner) return;
+      runner.start();
+      // A new embedding model, or indexing a crash cut short, is caught up without waiting for a publish.
+      await queueStaleSearchIndexes(store, embedder.model);
+    });
     app.addHook('preClose', async () => runner?.stop());
   },
   { name: 'jobs' },

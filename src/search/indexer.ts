@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { chainsOf } from '../delivery/list/index-values.js';
 import { PublishedView } from '../delivery/content-view.js';
+import { hasPendingJob } from '../jobs/outbox-repo.js';
 import type { JobHandler } from '../jobs/runner.js';
 import type { Store } from '../store/open-store.js';
-import { getSpace } from '../store/spaces-repo.js';
+import { getSpace, listSpaceIds } from '../store/spaces-repo.js';
 import type { Embedder } from './embedder.js';
 import {
   insertVectors,
@@ -95,6 +96,24 @@ export async function indexSpace(
       return 'more';
     }
   }
+}
+
+/**
+ * Queues indexing for every space with AI on whose index is of another model or behind its cv: a job runner that
+ * starts with a new EMBEDDINGS_MODEL re-embeds without waiting for a publish. Returns the spaces queued.
+ */
+export async function queueStaleSearchIndexes(store: Store, model: string): Promise<string[]> {
+  const queued: string[] = [];
+  for (const id of await listSpaceIds(store)) {
+    const space = await getSpace(store, id);
+    if (!space?.settings.ai) continue;
+    const state = await readSearchState(store.db, id);
+    if (state?.model === model && state.indexedCv >= space.cv) continue;
+    if (await hasPendingJob(store.db, id, SEARCH_INDEX_JOB)) continue;
+    await queueSearchIndex(store.db, id);
+    queued.push(id);
+  }
+  return queued;
 }
 
 export function searchJobHandlers(deps: { store: Store; embedder: Embedder }): [string, JobHandler][] {
