@@ -4,7 +4,11 @@ import { importBundle } from '../src/bundle/import-bundle.js';
 import type { EmbeddingsConfig } from '../src/config/config.js';
 import type { JobRunner } from '../src/jobs/runner.js';
 import { createJobRunner } from '../src/jobs/worker.js';
-import { queueStaleSearchIndexes } from '../src/search/indexer.js';
+import { hasPendingJob } from '../src/jobs/outbox-repo.js';
+import { embedderFor } from '../src/search/embedder.js';
+import { forgetSearchIndex } from '../src/search/embeddings-repo.js';
+import { indexSpace, queueStaleSearchIndexes } from '../src/search/indexer.js';
+import { SEARCH_INDEX_JOB } from '../src/search/queue.js';
 import { buildApp } from '../src/server/app.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { expectEnvelope } from './helpers/envelope.js';
@@ -317,6 +321,19 @@ describe.each(ENGINES)('semantic search on %s', (engine) => {
       await slowApp.close();
       await hanging.close();
     }
+  });
+
+  it('hands a long indexing job over to a new job, which finishes it', async () => {
+    await forgetSearchIndex(env.store.db, 'spc_search');
+    let t = 0;
+    const clock = () => (t += 30_000);
+    const embedder = embedderFor(env.config.embeddings);
+    expect(await indexSpace(env.store, embedder, 'spc_search', clock)).toBe('more');
+    expect(await hasPendingJob(env.store.db, 'spc_search', SEARCH_INDEX_JOB)).toBe(true);
+    expect((await get('/status')).body.search.complete).toBe(false);
+    await drainJobs(env.store, runner);
+    expect((await get('/status')).body.search.complete).toBe(true);
+    expect(ids(await search('flying robot brings my parcel'))[0]).toBe('ent_shipping');
   });
 
   it('re-embeds everything when the model changes, with the OpenAI-compatible provider', async () => {

@@ -77,6 +77,8 @@ export async function pendingVersions(
   afterCv: number,
   atCv: number,
   limit: number,
+  /** Where the previous page of this job ended (keyset), so a page never rescans what was done. */
+  after: { cvFrom: number; entryId: string } | null = null,
 ): Promise<PendingVersion[]> {
   const rows = await store.db
     .selectFrom('entry_versions as v')
@@ -86,6 +88,14 @@ export async function pendingVersions(
     .where('v.cv_from', '<=', atCv)
     .where((eb) => eb.or([eb('v.cv_to', 'is', null), eb('v.cv_to', '>', atCv)]))
     .where('v.type_kind', 'not in', UNSEARCHED_KINDS)
+    .$if(after !== null, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('v.cv_from', '>', after!.cvFrom),
+          eb.and([eb('v.cv_from', '=', after!.cvFrom), eb('v.entry_id', '>', after!.entryId)]),
+        ]),
+      ),
+    )
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(

@@ -20,8 +20,11 @@ import { SEARCH_INDEX_JOB, queueSearchIndex } from './queue.js';
 import { chunkText, semanticTexts } from './search-text.js';
 import { packVector } from './vector-bytes.js';
 
-/** Versions per round: one read, one embedding call, one write. */
-const ROUND = 64;
+/**
+ * Versions per round: one read, one embedding call, one write. Small, so a round of long entries (many chunks)
+ * still ends well inside the job's lease.
+ */
+const ROUND = 16;
 /** A job hands the rest to a new job after this long, well inside its lease (JOB_LEASE_SECONDS, 60 s default). */
 const SLICE_MS = 20_000;
 
@@ -56,8 +59,9 @@ export async function indexSpace(
   const types = await new PublishedView(store, spaceId, atCv).types();
   const chains = chainsOf(space.settings);
   const until = now() + SLICE_MS;
+  let after: { cvFrom: number; entryId: string } | null = null;
   for (;;) {
-    const versions = await pendingVersions(store, spaceId, embedder.model, state.indexedCv, atCv, ROUND);
+    const versions = await pendingVersions(store, spaceId, embedder.model, state.indexedCv, atCv, ROUND, after);
     if (versions.length === 0) {
       await markIndexed(store.db, spaceId, embedder.model, atCv);
       return 'done';
@@ -91,6 +95,8 @@ export async function indexSpace(
       embedder.model,
       rows.map(({ text: _text, ...r }) => ({ ...r, vector: known.get(r.textHash)! })),
     );
+    const last = versions.at(-1)!;
+    after = { cvFrom: last.cvFrom, entryId: last.entryId };
     if (now() > until) {
       await queueSearchIndex(store.db, spaceId);
       return 'more';
