@@ -61,7 +61,15 @@ export async function indexSpace(
   const until = now() + SLICE_MS;
   let after: { cvFrom: number; entryId: string } | null = null;
   for (;;) {
-    const versions = await pendingVersions(store, spaceId, embedder.model, state.indexedCv, atCv, ROUND, after);
+    const versions = await pendingVersions(
+      store,
+      spaceId,
+      embedder.model,
+      state.indexedCv,
+      atCv,
+      ROUND,
+      after,
+    );
     if (versions.length === 0) {
       await markIndexed(store.db, spaceId, embedder.model, atCv);
       return 'done';

@@ -90,7 +90,11 @@ function embedQuery(embedder: Embedder, q: string): Promise<Float32Array> {
 /** Entry ids in order of the full-text rank of `/entries?search=` (empty when `q` has no searchable word). */
 async function wordRanking(deps: SearchDeps, scope: Scope, q: SearchQuery): Promise<string[]> {
   const types = await scope.view.types();
-  const words = searchWords(q.q);
+  // Any word counts, ranked (bm25 / ts_rank), so a question phrased in other words still meets the entries that
+  // share its telling ones; words under three letters rarely tell and would match nearly every entry.
+  const words = searchWords(q.q)
+    .filter((w) => w.length >= 3)
+    .slice(0, 12);
   if (words.length === 0) return [];
   const query = { search: words.join(' '), limit: String(CANDIDATES), ...(q.type ? { type: q.type } : {}) };
   let parsed;
@@ -107,7 +111,7 @@ async function wordRanking(deps: SearchDeps, scope: Scope, q: SearchQuery): Prom
     under: null,
     after: null,
   });
-  const { rows } = await firstSearchPage(deps.store, plan);
+  const { rows } = await firstSearchPage(deps.store, { ...plan, anyWord: true });
   return rows.slice(0, CANDIDATES).map((r) => r.entryId);
 }
 

@@ -52,8 +52,9 @@ export interface ListPlan {
   /** The real path (in `locale`) of the folder named by `under`. */
   under: string | null;
   conds: Cond[];
-  /** Words of `search`, all required; null without search. */
+  /** Words of `search`, all required (any one with `anyWord`); null without search. */
   words: string[] | null;
+  anyWord?: boolean;
   sort: SortKey[];
   limit: number;
   /** Sort values of the last row of the previous page (the cursor), tiebreaker last. */

@@ -31,6 +31,8 @@ export interface SearchAt {
   cv: number;
   type: string | null;
   folderTypes: readonly string[];
+  /** Match versions holding any of the words, ranked, instead of all of them (semantic search's word half). */
+  anyWord?: boolean;
 }
 
 /**

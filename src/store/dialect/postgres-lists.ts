@@ -75,10 +75,13 @@ export const postgresListSql: ListSql = {
         : at.folderTypes.length > 0
           ? sql`s.type not in (${sql.join(at.folderTypes)})`
           : sql`true`;
-    // An all-stop-word query gives an empty tsquery: it must match nothing, not the whole scope.
+    // An all-stop-word query gives an empty tsquery: it must match nothing, not the whole scope. Words are letters
+    // and digits only (list params), so joined with `|` they are safe to_tsquery syntax.
+    const text = at.anyWord
+      ? sql`to_tsquery(${config}::regconfig, ${words.join(' | ')})`
+      : sql`plainto_tsquery(${config}::regconfig, ${words.join(' ')})`;
     return sql`select s.vid, ts_rank(s.tsv, q.w)::float8 as rank, s.entry_id, s.published_at
-      from list_search s, (select to_tsquery('simple', ${scope}) && plainto_tsquery(${config}::regconfig,
-        ${words.join(' ')}) as w, numnode(plainto_tsquery(${config}::regconfig, ${words.join(' ')})) as n) q
+      from list_search s, (select to_tsquery('simple', ${scope}) && ${text} as w, numnode(${text}) as n) q
       where q.n > 0 and s.tsv @@ q.w and s.cv_from <= ${at.cv} and s.cv_to > ${at.cv} and ${type}`;
   },
 

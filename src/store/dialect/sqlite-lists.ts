@@ -34,9 +34,10 @@ export const sqliteListSql: ListSql = {
 
   matchesAreRows: false,
 
-  matches(scope, _config, words) {
+  matches(scope, _config, words, at) {
     // Words are letters and digits only (list params), so quoting them as phrases is safe FTS5 syntax.
-    const query = `scope : ${scope} AND body : (${words.map((w) => `"${w}"`).join(' AND ')})`;
+    const op = at.anyWord ? ' OR ' : ' AND ';
+    const query = `scope : ${scope} AND body : (${words.map((w) => `"${w}"`).join(op)})`;
     return sql`select rowid >> 10 as vid, -bm25(list_fts, 0.0, 1.0) as rank from list_fts
       where list_fts match ${query}`;
   },
