@@ -3,7 +3,7 @@ import type { EntrySnapshot } from '../content/model.js';
 import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery/delivery-service.js';
 import { searchWords } from '../delivery/list/index-values.js';
 import { listedTypes, parseListQuery } from '../delivery/list/list-params.js';
-import { firstSearchPage } from '../delivery/list/list-query-repo.js';
+import { pageList } from '../delivery/list/list-query-repo.js';
 import { listPlan } from '../delivery/list/list-service.js';
 import { type DeliveredEntry, type Included, resolveEntries } from '../delivery/resolve.js';
 import { FolioError, invalidQuery, notFound, unavailable } from '../errors/errors.js';
@@ -111,7 +111,8 @@ async function wordRanking(deps: SearchDeps, scope: Scope, q: SearchQuery): Prom
     under: null,
     after: null,
   });
-  const { rows } = await firstSearchPage(deps.store, { ...plan, anyWord: true });
+  // No `total`: a count over every match is what a listing needs, not a fusion.
+  const rows = await pageList(deps.store, { ...plan, anyWord: true }, false);
   return rows.slice(0, CANDIDATES).map((r) => r.entryId);
 }
 

@@ -26,6 +26,12 @@ export interface SearchDoc {
   vector?: string;
 }
 
+/**
+ * With `anyWord`, the engine may stop at this many best-ranked rows of every version before checking visibility:
+ * they are candidates for semantic search's fusion, which takes the first 50 visible ones.
+ */
+export const ANY_WORD_ROWS = 400;
+
 /** Which versions a list reads: the cv, and the type (or every type but folders). */
 export interface SearchAt {
   cv: number;

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { type ListSql, OPEN_CV, type SearchDoc } from './lists.js';
+import { ANY_WORD_ROWS, type ListSql, OPEN_CV, type SearchDoc } from './lists.js';
 
 /**
  * The vector of one text: the scope token as a lexeme of its own, then the text in its locale's configuration.
@@ -80,9 +80,11 @@ export const postgresListSql: ListSql = {
     const text = at.anyWord
       ? sql`to_tsquery(${config}::regconfig, ${words.join(' | ')})`
       : sql`plainto_tsquery(${config}::regconfig, ${words.join(' ')})`;
+    // Any word: candidates for semantic search's fusion, not a listing, so only the best-ranked rows go on.
+    const best = at.anyWord ? sql` order by rank desc limit ${ANY_WORD_ROWS}` : sql``;
     return sql`select s.vid, ts_rank(s.tsv, q.w)::float8 as rank, s.entry_id, s.published_at
       from list_search s, (select to_tsquery('simple', ${scope}) && ${text} as w, numnode(${text}) as n) q
-      where q.n > 0 and s.tsv @@ q.w and s.cv_from <= ${at.cv} and s.cv_to > ${at.cv} and ${type}`;
+      where q.n > 0 and s.tsv @@ q.w and s.cv_from <= ${at.cv} and s.cv_to > ${at.cv} and ${type}${best}`;
   },
 
   contains: (haystack, needle) => sql`strpos(${haystack}, ${needle}) > 0`,
