@@ -4,6 +4,44 @@ import { requireSpace } from '../management/context.js';
 import type { AppServices } from '../app/services.js';
 import { invalidQuery } from '../errors/errors.js';
 import { ACTIVITY_ACTIONS, listActivity } from './activity-repo.js';
+import { json, managementOperation, object, queryParams, S } from '../lib/api-schema.js';
+import { SPACE } from '../management/response-schemas.js';
+
+const activitySchema = managementOperation(
+  {
+    summary: 'The activity log, newest first',
+    description:
+      'Needs `tokens.admin`. Form and token changes, submission exports and downloads, erasures: counts and names, never values, addresses or token values.',
+    params: SPACE,
+    querystring: queryParams({
+      limit: '1 to 200 (default 50).',
+      cursor: '`nextCursor` of the previous page.',
+      action: `Only this action: ${ACTIVITY_ACTIONS.join(', ')}.`,
+    }),
+    response: {
+      200: json(
+        'A page of the log.',
+        object({
+          items: S.arrayOf(
+            object({
+              id: S.string,
+              at: S.dateTime,
+              actor: S.describe(
+                S.string,
+                'The acting token id (`cli` for `folio token create`, `link` for a signed download).',
+              ),
+              action: { type: 'string', enum: [...ACTIVITY_ACTIONS] },
+              subject: S.describe(S.nullableString, 'The form key or token id.'),
+              details: S.anyObject,
+            }),
+          ),
+          nextCursor: S.describe(S.nullableString, 'Pass as `cursor` for the next page; null on the last.'),
+        }),
+      ),
+    },
+  },
+  'invalid_query',
+);
 
 type P = { spaceId: string };
 
@@ -38,7 +76,7 @@ export async function activityRoutes(app: FastifyInstance, opts: { services: App
   const { store } = opts.services;
   app.get<{ Params: P; Querystring: Record<string, unknown> }>(
     '/activity',
-    { config: { scopes: ['tokens.admin'] } },
+    { config: { scopes: ['tokens.admin'] }, schema: activitySchema },
     async (req) => {
       rejectUnknown(req.query, ['limit', 'cursor', 'action']);
       const limit = parseLimit(single(req.query, 'limit'));

@@ -12,6 +12,33 @@ import {
   MAX_ASSET_BYTES,
   MAX_ASSET_FIELD_BYTES,
 } from './ingest.js';
+import { assetBody, assetUpload } from './schemas.js';
+import { documentOnly, json, managementOperation } from '../lib/api-schema.js';
+import { SPACE, withSpace } from '../management/response-schemas.js';
+
+const uploadSchema = managementOperation(
+  {
+    summary: 'Upload an asset',
+    description:
+      'Needs `content.write`. Multipart: `alt`, `title`, `credit`, `focal`, then `file` (at most 50 MB: 413 with `details.fields.file`). The type is found in the content; refused content (HTML, scripted SVG, appended archives, …) and images over 268 megapixels are 422 `validation_failed`. Published at once: one cv bump.',
+    tags: ['management', 'assets'],
+    params: SPACE,
+    body: assetUpload,
+    response: { 201: json('The new asset and the cv it is delivered from.', assetBody) },
+  },
+  'invalid_body',
+  'too_large',
+  'unsupported_media_type',
+  'validation_failed',
+);
+
+const readSchema = managementOperation({
+  summary: 'An asset',
+  description: 'Needs `content.write`. Its stored texts, the `url` of the original and the current cv.',
+  tags: ['management', 'assets'],
+  params: withSpace({ id: 'The asset id (`ast_…`).' }),
+  response: { 200: json('The asset.', assetBody) },
+});
 
 type P = { spaceId: string };
 
@@ -37,6 +64,8 @@ export async function assetRoutes(app: FastifyInstance, opts: { services: AppSer
   };
   const urlOf = (spaceId: string) => assetUrlFor(delivery, spaceId);
 
+  // The parts are checked by ingest (400, 413, 422 per part); the body schema documents them only.
+  app.setValidatorCompiler(documentOnly);
   app.removeAllContentTypeParsers();
   await app.register(multipart, {
     throwFileSizeLimit: false,
@@ -53,7 +82,7 @@ export async function assetRoutes(app: FastifyInstance, opts: { services: AppSer
   app.post<{ Params: P }>(
     '/assets',
     // The multipart parser streams and keeps its own limits; this only lifts the scope's 1 MB JSON default.
-    { bodyLimit: MAX_ASSET_BYTES + 1024 * 1024 },
+    { bodyLimit: MAX_ASSET_BYTES + 1024 * 1024, schema: uploadSchema },
     async (req, reply) => {
       if (!req.isMultipart()) throw unsupportedMediaType('Assets are uploaded as multipart/form-data.');
       const { spaceId } = req.params;
@@ -62,7 +91,7 @@ export async function assetRoutes(app: FastifyInstance, opts: { services: AppSer
     },
   );
 
-  app.get<{ Params: P & { id: string } }>('/assets/:id', async (req) => {
+  app.get<{ Params: P & { id: string } }>('/assets/:id', { schema: readSchema }, async (req) => {
     const { doc, cv } = await getManagedAsset(services.store, req.params.spaceId, req.params.id);
     return { asset: managedAsset(doc, urlOf(req.params.spaceId)(doc)), cv };
   });

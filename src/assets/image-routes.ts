@@ -10,6 +10,8 @@ import { configureSharp } from './derive.js';
 import { parseImageQuery, wantsDerived } from './image-params.js';
 import { ImageService } from './image-service.js';
 import { ImageWork } from './image-work.js';
+import { IMAGE_QUERY } from './schemas.js';
+import { errors, media, noBody, NO_SECURITY, pathParams, queryParams, SPACE_ID } from '../lib/api-schema.js';
 
 type Params = { spaceId: string; assetId: string; filename: string };
 
@@ -21,6 +23,27 @@ const MAX_WAITING = 500;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Nothing in a served file runs as a page of the API's origin. */
 const SANDBOX = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+const fileSchema = {
+  summary: 'An asset file, or a derived image',
+  description:
+    'Public by unguessable id (image tags send no token). Without parameters the original (an SVG as an attachment); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; too many derivations waiting: 503.',
+  tags: ['assets'],
+  security: NO_SECURITY,
+  params: pathParams({
+    spaceId: SPACE_ID,
+    assetId: 'The asset id (`ast_…`).',
+    filename: 'The file name as in the delivered `url` (any name serves the asset).',
+  }),
+  querystring: queryParams(IMAGE_QUERY),
+  response: {
+    200: media("The file: the original's type, or the derived image's (AVIF, WebP, JPEG, PNG).", {
+      '*/*': { type: 'string', contentMediaType: 'application/octet-stream' },
+    }),
+    304: noBody('Not modified: `If-None-Match` named the ETag.'),
+    ...errors('invalid_query', 'forbidden', 'not_found', 'unavailable'),
+  },
+};
 
 /**
  * Asset files at `/v1/<spaceId>/assets/<assetId>/<filename>` (spec 2.3): public by unguessable id, like any CDN
@@ -42,6 +65,7 @@ export async function imageRoutes(app: FastifyInstance, opts: { services: AppSer
 
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
     '/v1/:spaceId/assets/:assetId/:filename',
+    { schema: fileSchema },
     async (request, reply) => {
       const { spaceId, assetId } = request.params;
       reply.header('x-content-type-options', 'nosniff').header('content-security-policy', SANDBOX);

@@ -13,7 +13,19 @@ import {
   spaceStatus,
 } from './delivery-service.js';
 import { COMMON_PARAMS, rejectUnknown, single } from './params.js';
+import {
+  COMMON_QUERY,
+  commonQuery,
+  deliveryJson,
+  entryBody,
+  globalsBody,
+  NOT_FOUND_WITH_REDIRECT,
+  NOT_MODIFIED,
+  SPACE_PARAMS,
+  statusBody,
+} from './schemas.js';
 import { searchStatus } from '../search/status.js';
+import { deliveryRead, pathParams, queryParams, SPACE_ID } from '../lib/api-schema.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -22,7 +34,8 @@ type Query = Record<string, unknown>;
 export async function deliveryRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { services } = opts;
   const deps = deliveryDepsOf(services);
-  app.options('/v1/:spaceId/*', (request, reply) => preflight(request, reply));
+  // CORS preflights (docs/api.md "Authentication"): not an operation of the API, left out of the document.
+  app.options('/v1/:spaceId/*', { schema: { hide: true } }, (request, reply) => preflight(request, reply));
 
   // Public reads: the delivery pipeline (auth, limits, cache) runs for routes marked `delivery: 'read'`.
   await app.register(async (scoped) => {
@@ -32,9 +45,16 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
 
     // Not kept in the response cache: the search index's progress changes within one cv (issue 13).
     const live = { config: { cache: false } };
+    const status = deliveryRead({
+      summary: 'The space: its cv, locales and search index',
+      description:
+        "No parameters. Never kept in the response cache (`Cache-Control: no-cache`): the index's progress changes within one cv.",
+      params: SPACE_PARAMS,
+      response: { 200: deliveryJson("The space's status.", statusBody) },
+    });
     scoped.get<{ Params: Params; Querystring: Query }>(
       '/v1/:spaceId/status',
-      live,
+      { ...live, schema: status },
       async (request, reply) => {
         rejectUnknown(request.query, []);
         const space = await loadSpace(deps, request.params.spaceId);
@@ -55,11 +75,44 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       cacheHeaders(reply, scope, scope.space.id, entryTags(scope.space.id, [body.entry], body.included));
       return body;
     };
-    scoped.get('/v1/:spaceId/entries/by-path/*', byPath);
-    scoped.get('/v1/:spaceId/entries/by-path', byPath);
+    const byPathDoc = (summary: string, params: object) =>
+      deliveryRead({
+        summary,
+        description:
+          'Paths carry no locale prefix (`?locale=`); matching ignores letter case and a trailing slash. Globals, folders and non-page collections are never found by path.',
+        params,
+        querystring: commonQuery,
+        response: {
+          200: deliveryJson('The page with what it includes.', entryBody),
+          304: NOT_MODIFIED,
+          404: NOT_FOUND_WITH_REDIRECT,
+        },
+      });
+    scoped.get(
+      '/v1/:spaceId/entries/by-path/*',
+      {
+        schema: byPathDoc(
+          'A page by its path',
+          pathParams({
+            spaceId: SPACE_ID,
+            '*': "The page's path in the locale without its leading slash (`blog/hello-world`); it may hold slashes.",
+          }),
+        ),
+      },
+      byPath,
+    );
+    scoped.get('/v1/:spaceId/entries/by-path', { schema: byPathDoc('The home page', SPACE_PARAMS) }, byPath);
 
     scoped.get<{ Params: Params & { id: string }; Querystring: Query }>(
       '/v1/:spaceId/entries/:id',
+      {
+        schema: deliveryRead({
+          summary: 'An entry by id',
+          params: pathParams({ spaceId: SPACE_ID, id: 'The entry id (`ent_…`).' }),
+          querystring: commonQuery,
+          response: { 200: deliveryJson('The entry with what it includes.', entryBody), 304: NOT_MODIFIED },
+        }),
+      },
       async (request, reply) => {
         rejectUnknown(request.query, COMMON_PARAMS);
         const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
@@ -71,6 +124,15 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
 
     scoped.get<{ Params: Params & { key: string }; Querystring: Query }>(
       '/v1/:spaceId/globals/:key',
+      {
+        schema: deliveryRead({
+          summary: 'A global by key',
+          description: 'The published entry of a global type (its `path` is `@<key>`).',
+          params: pathParams({ spaceId: SPACE_ID, key: "The global type's key." }),
+          querystring: commonQuery,
+          response: { 200: deliveryJson('The global with what it includes.', entryBody), 304: NOT_MODIFIED },
+        }),
+      },
       async (request, reply) => {
         rejectUnknown(request.query, COMMON_PARAMS);
         const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
@@ -83,18 +145,31 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       },
     );
 
-    scoped.get<{ Params: Params; Querystring: Query }>('/v1/:spaceId/globals', async (request, reply) => {
-      rejectUnknown(request.query, [...COMMON_PARAMS, 'keys']);
-      const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
-      const body = await globalsByKeys(deps, scope, single(request.query, 'keys'));
-      const space = scope.space.id;
-      cacheHeaders(reply, scope, space, [
-        // Without `keys`, every global: a new one belongs in the answer.
-        ...(single(request.query, 'keys') === undefined ? [cdnTag.of(space, 'globals')] : []),
-        ...Object.keys(body.globals).map((key) => cdnTag.of(space, 'global', key)),
-        ...entryTags(space, Object.values(body.globals), body.included),
-      ]);
-      return body;
+    const globals = deliveryRead({
+      summary: 'Several globals',
+      params: SPACE_PARAMS,
+      querystring: queryParams({
+        ...COMMON_QUERY,
+        keys: 'Comma-separated global keys, at most 20, each with a published entry (else 404 naming it); without it every published global.',
+      }),
+      response: { 200: deliveryJson('The globals by key.', globalsBody), 304: NOT_MODIFIED },
     });
+    scoped.get<{ Params: Params; Querystring: Query }>(
+      '/v1/:spaceId/globals',
+      { schema: globals },
+      async (request, reply) => {
+        rejectUnknown(request.query, [...COMMON_PARAMS, 'keys']);
+        const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
+        const body = await globalsByKeys(deps, scope, single(request.query, 'keys'));
+        const space = scope.space.id;
+        cacheHeaders(reply, scope, space, [
+          // Without `keys`, every global: a new one belongs in the answer.
+          ...(single(request.query, 'keys') === undefined ? [cdnTag.of(space, 'globals')] : []),
+          ...Object.keys(body.globals).map((key) => cdnTag.of(space, 'global', key)),
+          ...entryTags(space, Object.values(body.globals), body.included),
+        ]);
+        return body;
+      },
+    );
   });
 }

@@ -7,6 +7,8 @@ import type { AppServices } from '../app/services.js';
 import { forbidden, notFound } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
 import { readSubmissionUpload } from './uploads/uploads-repo.js';
+import { json, MANAGEMENT_SECURITY, media, queryParams } from '../lib/api-schema.js';
+import { FILE_PARAMS, fileLink, inboxOperation } from './inbox/schemas.js';
 
 type Params = { spaceId: string; key: string; submissionId: string; uploadId: string };
 
@@ -64,39 +66,66 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
   });
 
   const path = '/v1/spaces/:spaceId/forms/:key/submissions/:submissionId/files/:uploadId';
-
-  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(path, async (request, reply) => {
-    const p = request.params;
-    const viaLink = hasLinkQuery(request);
-    if (viaLink && !validLink(linkKey, p, request.query, Math.floor(clock().getTime() / 1000)))
-      throw forbidden('This download link is not valid or has expired.');
-    const upload = await readSubmissionUpload(store.db, {
-      spaceId: p.spaceId,
-      formKey: p.key,
-      submissionId: p.submissionId,
-      uploadId: p.uploadId,
-    });
-    const blob = upload ? await blobs.get(upload.blobKey) : null;
-    if (!upload || !blob) throw notFound('File not found.');
-    await recordActivity(store.db, {
-      spaceId: p.spaceId,
-      actor: viaLink ? 'link' : (request.managementToken?.id ?? ''),
-      action: 'submission.file_downloaded',
-      subject: p.key,
-      details: { submission: p.submissionId, upload: p.uploadId },
-    });
-    return reply
-      .header('content-type', upload.type)
-      .header('content-length', String(blob.size))
-      .header('content-disposition', attachmentDisposition(upload.name))
-      .header('cache-control', 'private, no-store')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .send(blob.stream);
+  const download = inboxOperation({
+    summary: 'Download a file of a submission',
+    description:
+      'Needs `forms.read`, or a signed link (`expires` and `signature` from `…/link`, no token). Always an attachment with its identified `Content-Type`, `Cache-Control: private, no-store`, `X-Content-Type-Options: nosniff` and a sandboxing CSP. A changed, forged or expired link is 403 `forbidden`. Recorded in the activity log.',
+    // The signed link is its own credential: no token at all.
+    security: [...MANAGEMENT_SECURITY, {}],
+    params: FILE_PARAMS,
+    querystring: queryParams({
+      expires: 'A signed link: its expiry (Unix seconds).',
+      signature: 'A signed link: its HMAC-SHA256 (base64url).',
+    }),
+    response: {
+      200: media('The file.', {
+        'application/octet-stream': { type: 'string', contentMediaType: 'application/octet-stream' },
+      }),
+    },
+  });
+  const link = inboxOperation({
+    summary: 'A download link for a file, signed for ten minutes',
+    description: 'Needs `forms.read`: for an inbox screen that hands the browser a URL without the token.',
+    params: FILE_PARAMS,
+    response: { 200: json('The link.', fileLink) },
   });
 
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
+    path,
+    { schema: download },
+    async (request, reply) => {
+      const p = request.params;
+      const viaLink = hasLinkQuery(request);
+      if (viaLink && !validLink(linkKey, p, request.query, Math.floor(clock().getTime() / 1000)))
+        throw forbidden('This download link is not valid or has expired.');
+      const upload = await readSubmissionUpload(store.db, {
+        spaceId: p.spaceId,
+        formKey: p.key,
+        submissionId: p.submissionId,
+        uploadId: p.uploadId,
+      });
+      const blob = upload ? await blobs.get(upload.blobKey) : null;
+      if (!upload || !blob) throw notFound('File not found.');
+      await recordActivity(store.db, {
+        spaceId: p.spaceId,
+        actor: viaLink ? 'link' : (request.managementToken?.id ?? ''),
+        action: 'submission.file_downloaded',
+        subject: p.key,
+        details: { submission: p.submissionId, upload: p.uploadId },
+      });
+      return reply
+        .header('content-type', upload.type)
+        .header('content-length', String(blob.size))
+        .header('content-disposition', attachmentDisposition(upload.name))
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(blob.stream);
+    },
+  );
+
   // A short-lived link to one file, for an inbox screen that hands the browser a URL without the token.
-  app.post<{ Params: Params }>(`${path}/link`, async (request, reply) => {
+  app.post<{ Params: Params }>(`${path}/link`, { schema: link }, async (request, reply) => {
     const p = request.params;
     const upload = await readSubmissionUpload(store.db, {
       spaceId: p.spaceId,

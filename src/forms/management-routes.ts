@@ -8,9 +8,30 @@ import { getAuthoredForm, listAuthoredForms } from './forms-repo.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { deleteForm, saveForm, withoutSecrets } from './management.js';
 import type { FormDefinition } from './rules/index.js';
+import {
+  BODY_ERRORS,
+  type ErrorCodes,
+  json,
+  managementOperation,
+  object,
+  pathParams,
+  type RouteDoc,
+  S,
+  SPACE_ID,
+} from '../lib/api-schema.js';
+import { authoredForm, definitionBody, savedForm } from './schemas.js';
 
 type Params = { spaceId: string };
 type KeyParams = Params & { key: string };
+
+const SPACE = pathParams({ spaceId: SPACE_ID });
+const FORM = pathParams({ spaceId: SPACE_ID, key: "The form's key." });
+const forms = (doc: RouteDoc, ...codes: ErrorCodes) =>
+  managementOperation({ tags: ['management', 'forms'], ...doc }, ...codes);
+const READ =
+  'Needs `forms.write` or `forms.read` (without `forms.write`, `settings.turnstileSecret` is left out).';
+const WRITE =
+  'Needs `forms.write`. A publish: `cv` goes up. An invalid definition is 422 `validation_failed` with every problem in `details.fields` by JSON path.';
 
 /** Form definitions with many translations outgrow the 64 KB of delivery bodies. */
 const DEFINITION_BODY_LIMIT = 1024 * 1024;
@@ -51,7 +72,18 @@ export async function formManagementRoutes(
     return request.managementToken?.id ?? 'unknown';
   };
 
-  app.get<{ Params: Params }>('/v1/spaces/:spaceId/forms', async (request) => {
+  const list = forms({
+    summary: 'Form definitions as authored',
+    description: READ,
+    params: SPACE,
+    response: {
+      200: json(
+        'In authoring order, with the current cv.',
+        object({ forms: S.arrayOf(authoredForm), cv: S.cv }),
+      ),
+    },
+  });
+  app.get<{ Params: Params }>('/v1/spaces/:spaceId/forms', { schema: list }, async (request) => {
     const view = readable(request);
     const cv = await cvOf(request.params.spaceId);
     return { forms: (await listAuthoredForms(store, request.params.spaceId)).map(view), cv };
@@ -59,7 +91,21 @@ export async function formManagementRoutes(
 
   app.post<{ Params: Params }>(
     '/v1/spaces/:spaceId/forms',
-    { bodyLimit: DEFINITION_BODY_LIMIT },
+    {
+      bodyLimit: DEFINITION_BODY_LIMIT,
+      schema: forms(
+        {
+          summary: 'Create a form',
+          description: `${WRITE} 409 \`conflict\` when the key exists. Bodies up to 1 MB.`,
+          params: SPACE,
+          body: definitionBody,
+          response: { 201: json('Created and published.', savedForm) },
+        },
+        ...BODY_ERRORS,
+        'validation_failed',
+        'conflict',
+      ),
+    },
     async (request, reply) => {
       const actor = writer(request);
       const saved = await saveForm(store, request.params.spaceId, request.body, { kind: 'create' }, actor);
@@ -67,7 +113,13 @@ export async function formManagementRoutes(
     },
   );
 
-  app.get<{ Params: KeyParams }>('/v1/spaces/:spaceId/forms/:key', async (request) => {
+  const one = forms({
+    summary: 'A form definition as authored',
+    description: READ,
+    params: FORM,
+    response: { 200: json('The definition with the current cv.', savedForm) },
+  });
+  app.get<{ Params: KeyParams }>('/v1/spaces/:spaceId/forms/:key', { schema: one }, async (request) => {
     const view = readable(request);
     const cv = await cvOf(request.params.spaceId);
     const form = await getAuthoredForm(store, request.params.spaceId, request.params.key);
@@ -77,7 +129,23 @@ export async function formManagementRoutes(
 
   app.put<{ Params: KeyParams }>(
     '/v1/spaces/:spaceId/forms/:key',
-    { bodyLimit: DEFINITION_BODY_LIMIT },
+    {
+      bodyLimit: DEFINITION_BODY_LIMIT,
+      schema: forms(
+        {
+          summary: 'Create or replace a form',
+          description: `${WRITE} Bodies up to 1 MB.`,
+          params: FORM,
+          body: definitionBody,
+          response: {
+            200: json('Replaced and published.', savedForm),
+            201: json('Created and published.', savedForm),
+          },
+        },
+        ...BODY_ERRORS,
+        'validation_failed',
+      ),
+    },
     async (request, reply) => {
       const actor = writer(request);
       const { spaceId, key } = request.params;
@@ -86,7 +154,13 @@ export async function formManagementRoutes(
     },
   );
 
-  app.delete<{ Params: KeyParams }>('/v1/spaces/:spaceId/forms/:key', async (request) => {
+  const remove = forms({
+    summary: 'Delete a form',
+    description: 'Needs `forms.write`. A publish; its submissions stay until their `deleteAfter`.',
+    params: FORM,
+    response: { 200: json('Deleted.', object({ cv: S.cv })) },
+  });
+  app.delete<{ Params: KeyParams }>('/v1/spaces/:spaceId/forms/:key', { schema: remove }, async (request) => {
     const actor = writer(request);
     return deleteForm(store, request.params.spaceId, request.params.key, actor);
   });

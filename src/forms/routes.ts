@@ -22,9 +22,46 @@ import { type SubmitDeps, submitForm } from './submit.js';
 import { TurnstileVerifier } from './turnstile.js';
 import { uploadRoutes } from './upload-routes.js';
 import { VisitorKeys } from './visitor.js';
+import { deliveryJson, LOCALE_CV_QUERY, NOT_MODIFIED } from '../delivery/schemas.js';
+import { deliveryRead, media, noBody, queryParams } from '../lib/api-schema.js';
+import { FORM_PARAMS, formBody, formPost, submissionBody, submitResult } from './schemas.js';
 
 type Params = { spaceId: string; key: string };
 type Query = Record<string, unknown>;
+
+const formSchema = deliveryRead({
+  summary: 'A form in a locale, its status evaluated now',
+  description:
+    'Closed, scheduled and full forms are delivered too (sites show `closedMessage`). Never delivered: secrets, notification settings, retention, capacity, `uniqueField`.',
+  tags: ['delivery', 'forms'],
+  params: FORM_PARAMS,
+  querystring: queryParams(LOCALE_CV_QUERY),
+  response: { 200: deliveryJson('The form.', formBody), 304: NOT_MODIFIED },
+});
+
+const submitSchema = formPost(
+  {
+    summary: 'Submit a form',
+    description:
+      "JSON, form data or multipart; the token in `Authorization` or, for plain HTML forms, `?token=`. Checks in order: token and origin, rate limits, the body (413 over 64 KB), the form (404), its status (409), the values' size (422 `submission_too_large`), the spam trap, the values (422 `validation_failed`, `details.fields`), Turnstile, then storage (409 `form_full`, `already_submitted`). A form-encoded post without `Accept: application/json` may answer 303 to `_redirect` (or, failing, `_redirect_error`), or an HTML page to browsers, errors included.",
+    params: FORM_PARAMS,
+    body: submissionBody,
+    response: {
+      200: media("Accepted (or caught by the spam trap): the success message in the visitor's language.", {
+        'application/json': submitResult,
+        'text/html': { type: 'string', description: 'A minimal page, for browser form posts.' },
+      }),
+      303: noBody(
+        'Plain HTML posts: to `_redirect` (success) or `_redirect_error` (failure, with `error=<code>`).',
+      ),
+    },
+  },
+  'invalid_body',
+  'too_large',
+  'unsupported_media_type',
+  'already_submitted',
+  'submission_too_large',
+);
 
 function header(request: FastifyRequest, name: 'referer' | 'user-agent'): string | null {
   const value = request.headers[name];
@@ -75,7 +112,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
 
   app.get<{ Params: Params; Querystring: Query }>(
     '/v1/:spaceId/forms/:key',
-    { config: { delivery: 'read' } },
+    { config: { delivery: 'read' }, schema: formSchema },
     async (request, reply) => {
       rejectUnknown(request.query, ['locale', 'cv']);
       const { body, pinned } = await formByKey(forms, store, {
@@ -117,7 +154,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     scope.setErrorHandler(submissionErrorHandler);
     scope.post<{ Params: Params; Querystring: Query }>(
       '/v1/:spaceId/forms/:key/submissions',
-      { config: { delivery: 'form' }, preHandler: limit },
+      { config: { delivery: 'form' }, preHandler: limit, schema: submitSchema },
       async (request, reply) => {
         rejectUnknown(request.query, []);
         const body = request.body as SubmissionBody | undefined;

@@ -5,6 +5,8 @@ import { toFolioError } from '../errors/from-fastify.js';
 import { unsupportedMediaType } from '../errors/errors.js';
 import { multipartFailure, multipartParts } from '../lib/multipart-parts.js';
 import { MAX_FILE_BYTES, type UploadDeps, receiveUpload } from './uploads/receive-upload.js';
+import { json } from '../lib/api-schema.js';
+import { FORM_PARAMS, formPost, uploadBody, uploadResult } from './schemas.js';
 
 type Params = { spaceId: string; key: string };
 
@@ -20,6 +22,22 @@ const UPLOAD_MESSAGES = {
   invalid:
     'The request body is not valid multipart form data with one "field", one "file" and the challenge token.',
 };
+
+const uploadSchema = formPost(
+  {
+    summary: 'Upload a file for a file field',
+    description:
+      "One file per request, before the submission that names its id. Multipart with `field`, the Turnstile token and `file`, in this order; at most 10 MB (or the field's `maxSize`): 413 `too_large` with `details.fields.<field>`. The content is identified and checked against `accept` (422 `validation_failed`: `file_type`, `invalid_file`). `Cache-Control: no-store`.",
+    params: FORM_PARAMS,
+    body: uploadBody,
+    response: { 201: json('Stored privately: name the id in the submission within a day.', uploadResult) },
+  },
+  'invalid_body',
+  'too_large',
+  'unsupported_media_type',
+  'turnstile_required',
+  'invalid_field',
+);
 
 /**
  * POST /v1/<spaceId>/forms/<key>/uploads (spec 4.4): its own scope, where multipart/form-data is the only body
@@ -52,7 +70,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: UploadRouteOption
 
   app.post<{ Params: Params; Querystring: Record<string, unknown> }>(
     '/v1/:spaceId/forms/:key/uploads',
-    { config: { delivery: 'form' }, preHandler: opts.limit },
+    { config: { delivery: 'form' }, preHandler: opts.limit, schema: uploadSchema },
     async (request, reply) => {
       rejectUnknown(request.query, []);
       if (!request.isMultipart())

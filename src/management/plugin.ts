@@ -8,11 +8,14 @@ import { menuManagementRoutes } from '../menus/management-routes.js';
 import { redirectManagementRoutes } from '../redirects/management-routes.js';
 import type { AppServices } from '../app/services.js';
 import { webhookManagementRoutes } from '../webhooks/management-routes.js';
+import { documentOnly } from '../lib/api-schema.js';
 import { docRoutes } from './doc-routes.js';
 import { entryRoutes } from './entry-routes.js';
 import { tokenRoutes } from './token-routes.js';
 
-// Bodies are checked as sent: no type coercion, no silently dropped members, no defaults filled in.
+// Bodies are checked as sent: no type coercion, no silently dropped members, no defaults filled in. Path and query
+// parameters are checked by the routes (400 `invalid_query` naming the parameter): their schemas only document
+// them (src/lib/api-schema.ts), as everywhere else.
 const compile = AjvCompiler()(
   {},
   { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
@@ -32,7 +35,9 @@ export async function managementRoutes(app: FastifyInstance, opts: { services: A
       if (!scoped.hasRequestDecorator('managementToken')) scoped.decorateRequest('managementToken', null);
       // The compiler takes the route definition (its types say a schema; its code reads `{ schema }`).
       scoped.setValidatorCompiler((route) =>
-        (compile as unknown as (r: typeof route) => ReturnType<typeof compile>)(route),
+        route.httpPart === 'body'
+          ? (compile as unknown as (r: typeof route) => ReturnType<typeof compile>)(route)
+          : documentOnly(route),
       );
       scoped.addHook('onRoute', (route) => {
         route.bodyLimit ??= MANAGEMENT_BODY_LIMIT;

@@ -3,6 +3,16 @@ import type { TokenRow } from '../store/tokens-repo.js';
 import type { AppServices } from '../app/services.js';
 import { unauthorized } from '../errors/errors.js';
 import { createToken, listTokenViews, parseNewToken, revokeToken, type TokenOpsDeps } from './token-ops.js';
+import {
+  BODY_ERRORS,
+  type ErrorCodes,
+  json,
+  managementOperation,
+  object,
+  type RouteDoc,
+  S,
+} from '../lib/api-schema.js';
+import { SPACE, tokenView, withSpace } from './response-schemas.js';
 
 type P = { spaceId: string };
 type PId = P & { tokenId: string };
@@ -22,6 +32,41 @@ const createTokenSchema = {
 
 const admin = { scopes: ['tokens.admin'] } as const;
 
+const tokens = (doc: RouteDoc, ...codes: ErrorCodes) =>
+  managementOperation(
+    { ...doc, description: `Needs \`tokens.admin\`. ${doc.description ?? ''}`.trim() },
+    ...codes,
+  );
+
+const listSchema = tokens({
+  summary: "The space's tokens",
+  description: 'Oldest first; never a value or a hash.',
+  params: SPACE,
+  response: { 200: json('The tokens.', object({ tokens: S.arrayOf(tokenView) })) },
+});
+const createSchema = tokens(
+  {
+    summary: 'Create a token',
+    description:
+      "`scopes` only for management tokens; a token grants only scopes it has itself (403 with `details.missingScopes`); without `scopes` the new token gets the creating token's own. The value is answered this once.",
+    params: SPACE,
+    body: createTokenSchema,
+    response: {
+      201: json('The token and its value (shown once).', object({ token: tokenView, value: S.string })),
+    },
+  },
+  ...BODY_ERRORS,
+);
+const revokeSchema = tokens(
+  {
+    summary: 'Revoke a token',
+    description: "Deletes it; never the space's last management token with `tokens.admin` (409).",
+    params: withSpace({ tokenId: 'The token id.' }),
+    response: { 200: json('Revoked.', object({ revoked: S.describe(S.string, 'The token id.') })) },
+  },
+  'conflict',
+);
+
 /** The token that authenticated the request (the management plugin's auth hook ran before any handler). */
 function caller(request: FastifyRequest): TokenRow {
   const token = request.managementToken;
@@ -32,19 +77,19 @@ function caller(request: FastifyRequest): TokenRow {
 /** The token API (issue 11), `tokens.admin` only: list, create (the value shown once), revoke. */
 export async function tokenRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const deps: TokenOpsDeps = { store: opts.services.store, tokens: opts.services.tokens };
-  app.get<{ Params: P }>('/tokens', { config: admin }, async (req) => ({
+  app.get<{ Params: P }>('/tokens', { config: admin, schema: listSchema }, async (req) => ({
     tokens: await listTokenViews(deps, req.params.spaceId),
   }));
   app.post<{ Params: P; Body: Record<string, unknown> }>(
     '/tokens',
-    { config: admin, schema: { body: createTokenSchema } },
+    { config: admin, schema: createSchema },
     async (req, reply) => {
       const created = await createToken(deps, req.params.spaceId, caller(req), parseNewToken(req.body));
       reply.status(201);
       return created;
     },
   );
-  app.delete<{ Params: PId }>('/tokens/:tokenId', { config: admin }, async (req) =>
+  app.delete<{ Params: PId }>('/tokens/:tokenId', { config: admin, schema: revokeSchema }, async (req) =>
     revokeToken(deps, req.params.spaceId, req.params.tokenId, caller(req).id),
   );
 }

@@ -5,6 +5,9 @@ import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
 import type { AppServices } from '../app/services.js';
 import { menuByKey, menusByKeys } from './menus-service.js';
 import type { DeliveredMenu, DeliveredMenuItem } from './render-menu.js';
+import { deliveryJson, NOT_MODIFIED, SPACE_PARAMS, VIEW_QUERY } from '../delivery/schemas.js';
+import { deliveryRead, pathParams, queryParams, SPACE_ID } from '../lib/api-schema.js';
+import { menuBody, menusBody } from './schemas.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -31,11 +34,20 @@ function menuTags(space: string, menus: readonly DeliveredMenu[]): string[] {
 
 export async function menuRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const deps = deliveryDepsOf(opts.services);
-  const read = { config: { delivery: 'read' as const } };
+  const config = { delivery: 'read' as const };
+  const items =
+    'Items link to pages published in the view (others are left out with their children), URLs, addresses and files; `href` in the requested locale.';
 
+  const one = deliveryRead({
+    summary: 'A menu with its links in the locale',
+    description: items,
+    params: pathParams({ spaceId: SPACE_ID, key: "The menu's key." }),
+    querystring: queryParams(VIEW_QUERY),
+    response: { 200: deliveryJson('The menu.', menuBody), 304: NOT_MODIFIED },
+  });
   app.get<{ Params: Params & { key: string }; Querystring: Query }>(
     '/v1/:spaceId/menus/:key',
-    read,
+    { config, schema: one },
     async (request, reply) => {
       rejectUnknown(request.query, MENU_PARAMS);
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
@@ -46,16 +58,30 @@ export async function menuRoutes(app: FastifyInstance, opts: { services: AppServ
     },
   );
 
-  app.get<{ Params: Params; Querystring: Query }>('/v1/:spaceId/menus', read, async (request, reply) => {
-    rejectUnknown(request.query, [...MENU_PARAMS, 'keys']);
-    const { keys: _keys, ...common } = request.query;
-    const scope = await openScope(deps, { spaceId: request.params.spaceId, query: common });
-    const body = await menusByKeys(deps, scope, single(request.query, 'keys'));
-    const all = single(request.query, 'keys') === undefined ? [cdnTag.of(scope.space.id, 'menus')] : [];
-    cacheHeaders(reply, scope, scope.space.id, [
-      ...all,
-      ...menuTags(scope.space.id, Object.values(body.menus)),
-    ]);
-    return body;
+  const several = deliveryRead({
+    summary: 'Several menus',
+    description: items,
+    params: SPACE_PARAMS,
+    querystring: queryParams({
+      ...VIEW_QUERY,
+      keys: 'Comma-separated menu keys, at most 50, each must exist (else 404); all menus when omitted.',
+    }),
+    response: { 200: deliveryJson('The menus by key.', menusBody), 304: NOT_MODIFIED },
   });
+  app.get<{ Params: Params; Querystring: Query }>(
+    '/v1/:spaceId/menus',
+    { config, schema: several },
+    async (request, reply) => {
+      rejectUnknown(request.query, [...MENU_PARAMS, 'keys']);
+      const { keys: _keys, ...common } = request.query;
+      const scope = await openScope(deps, { spaceId: request.params.spaceId, query: common });
+      const body = await menusByKeys(deps, scope, single(request.query, 'keys'));
+      const all = single(request.query, 'keys') === undefined ? [cdnTag.of(scope.space.id, 'menus')] : [];
+      cacheHeaders(reply, scope, scope.space.id, [
+        ...all,
+        ...menuTags(scope.space.id, Object.values(body.menus)),
+      ]);
+      return body;
+    },
+  );
 }

@@ -2,8 +2,36 @@ import type { FastifyInstance } from 'fastify';
 import type { RedisLink } from '../cluster/redis-link.js';
 import type { Store } from '../store/open-store.js';
 import type { Metrics } from './metrics.js';
+import { json, media, NO_SECURITY, object, S } from '../lib/api-schema.js';
 
 const PING_TIMEOUT_MS = 2000;
+
+const checks = object(
+  {
+    ready: S.boolean,
+    checks: object({
+      store: { type: 'string', enum: ['up', 'down'] },
+      redis: { type: 'string', enum: ['up', 'down', 'not configured'] },
+    }),
+  },
+  undefined,
+  'Whether the store answers and Redis (when configured) is up.',
+);
+const operator = { tags: ['operations'], security: NO_SECURITY };
+const readySchema = {
+  ...operator,
+  summary: 'Readiness',
+  description: 'Outside /v1, without a token: restrict it at the proxy. `Cache-Control: no-store`.',
+  response: { 200: json('Ready.', checks), 503: json('Not ready: the failing check is `down`.', checks) },
+};
+const metricsSchema = {
+  ...operator,
+  summary: 'Prometheus metrics',
+  description: 'Outside /v1, without a token: restrict it at the proxy. docs/api.md "Operator endpoints".',
+  response: {
+    200: media('The Prometheus text format.', { 'text/plain': { type: 'string' } }),
+  },
+};
 
 async function within(ms: number, check: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -29,7 +57,7 @@ export function healthRoutes(
   deps: { store: Store; redis: RedisLink | null; metrics: Metrics },
 ): void {
   const { store, redis, metrics } = deps;
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', { schema: readySchema }, async (_request, reply) => {
     const [storeUp, redisUp] = await Promise.all([
       within(PING_TIMEOUT_MS, () => store.ping()),
       redis ? within(PING_TIMEOUT_MS, () => redis.ping()) : Promise.resolve(null),
@@ -44,7 +72,7 @@ export function healthRoutes(
       .header('cache-control', 'no-store')
       .send({ ready, checks });
   });
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', { schema: metricsSchema }, async (_request, reply) => {
     const text = await metrics.registry.metrics();
     return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
   });

@@ -4,6 +4,21 @@ import { rejectUnknown } from '../delivery/params.js';
 import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
 import type { AppServices } from '../app/services.js';
 import { redirectsFor } from './resolve-redirects.js';
+import { deliveryJson, LOCALE_CV_QUERY, NOT_MODIFIED, SPACE_PARAMS } from '../delivery/schemas.js';
+import { deliveryRead, queryParams } from '../lib/api-schema.js';
+import { deliveredRedirects } from './schemas.js';
+
+const redirectsSchema = deliveryRead({
+  summary: 'Every redirect of a locale, targets resolved',
+  description:
+    "Shared redirects and the locale's own (its own wins for a path), ordered by path; redirects to unpublished pages and from paths a published page occupies are left out.",
+  params: SPACE_PARAMS,
+  querystring: queryParams(LOCALE_CV_QUERY),
+  response: {
+    200: deliveryJson('The redirects.', deliveredRedirects),
+    304: NOT_MODIFIED,
+  },
+});
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -16,7 +31,7 @@ export async function redirectRoutes(app: FastifyInstance, opts: { services: App
   const deps = deliveryDepsOf(opts.services);
   app.get<{ Params: Params; Querystring: Query }>(
     '/v1/:spaceId/redirects',
-    { config: { delivery: 'read' } },
+    { config: { delivery: 'read' }, schema: redirectsSchema },
     async (request, reply) => {
       rejectUnknown(request.query, ['locale', 'cv']);
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });

@@ -11,6 +11,7 @@ import { formFileRoutes } from '../forms/file-routes.js';
 import { formManagementRoutes } from '../forms/management-routes.js';
 import { formRoutes } from '../forms/routes.js';
 import { jobsPlugin } from '../jobs/plugin.js';
+import { json, NO_SECURITY, object, S } from '../lib/api-schema.js';
 import { managementRoutes } from '../management/plugin.js';
 import { menuRoutes } from '../menus/routes.js';
 import { redirectRoutes } from '../redirects/routes.js';
@@ -21,6 +22,7 @@ import { loadMasterKey } from '../store/secrets-repo.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
 import { clientErrorHandler } from './client-errors.js';
 import { frameworkErrors, registerErrorHandlers } from './error-handler.js';
+import { registerOpenApi } from './openapi.js';
 
 /** Builds the HTTP app on top of opened resources; the caller owns (and closes) the store. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -38,13 +40,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerErrorHandlers(app);
+  // Before any route: the OpenAPI document collects routes as they are added (GET /v1/openapi.json).
+  await registerOpenApi(app, deps.config);
   const services: AppServices = {
     ...deps,
     tokens: new TokenCache(deps.store),
     embedder: deps.embedder ?? embedderFor(deps.config.embeddings),
     masterKey: await loadMasterKey(deps.store, deps.config.secret),
   };
-  app.get('/healthz', async () => ({ ok: true }));
+  const liveness = {
+    summary: 'Liveness',
+    description: 'While the process runs. Outside /v1, without a token: restrict it at the proxy.',
+    tags: ['operations'],
+    security: NO_SECURITY,
+    response: { 200: json('The process runs.', object({ ok: S.boolean })) },
+  };
+  app.get('/healthz', { schema: liveness }, async () => ({ ok: true }));
 
   await app.register(deliveryPipeline, { services });
   // Rate limit and response cache stages, cv fan-out, /readyz and /metrics (issue 5).

@@ -7,6 +7,9 @@ import type { AppServices } from '../app/services.js';
 import { invalidQuery } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
 import { type SyncPosition, syncPage, validPosition } from './sync-service.js';
+import { deliveryJson, NOT_MODIFIED, SPACE_PARAMS } from '../delivery/schemas.js';
+import { deliveryRead, queryParams } from '../lib/api-schema.js';
+import { SYNC_QUERY, syncBody } from './schemas.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -50,9 +53,18 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
   const deps = deliveryDepsOf(opts.services);
   const cursorKey = deriveKey(opts.services.masterKey, 'sync-cursor');
 
+  const schema = deliveryRead({
+    summary: 'What changed since a cv',
+    description:
+      'The published log as a difference between `since` and the end cv, keyset-paged. Public and preview tokens; published content only (`draft` and `release` are unknown parameters here).',
+    tags: ['delivery', 'sync'],
+    params: SPACE_PARAMS,
+    querystring: queryParams(SYNC_QUERY),
+    response: { 200: deliveryJson('A page of the difference.', syncBody), 304: NOT_MODIFIED },
+  });
   app.get<{ Params: Params; Querystring: Query }>(
     '/v1/:spaceId/sync',
-    { config: { delivery: 'read' } },
+    { config: { delivery: 'read' }, schema },
     async (request, reply) => {
       const { query } = request;
       rejectUnknown(query, SYNC_PARAMS);

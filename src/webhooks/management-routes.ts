@@ -10,6 +10,58 @@ import {
   webhookDeliveries,
   type WebhookOpsDeps,
 } from './webhook-ops.js';
+import { json, managementOperation, object, S } from '../lib/api-schema.js';
+import { deleted, SPACE, withSpace, WRITE_ERRORS } from '../management/response-schemas.js';
+import { deliveryAttempt, webhookView } from './schemas.js';
+
+const WEBHOOK = withSpace({ id: 'The webhook endpoint id.' });
+const one = object({ webhook: webhookView });
+
+const schemas = {
+  list: managementOperation({
+    summary: 'Webhook endpoints',
+    description: 'Without their secrets.',
+    params: SPACE,
+    response: { 200: json('The endpoints.', object({ webhooks: S.arrayOf(webhookView) })) },
+  }),
+  create: managementOperation(
+    {
+      summary: 'Register a webhook endpoint',
+      description:
+        'Loopback, private and other internal addresses are refused unless `WEBHOOK_ALLOW_PRIVATE=true`. A secret is generated when not given.',
+      params: SPACE,
+      body: createWebhookSchema,
+      response: { 201: json('The endpoint with its `secret`.', one) },
+    },
+    ...WRITE_ERRORS,
+  ),
+  one: managementOperation({
+    summary: 'A webhook endpoint',
+    params: WEBHOOK,
+    response: { 200: json('The endpoint (no secret).', one) },
+  }),
+  update: managementOperation(
+    {
+      summary: 'Change a webhook endpoint',
+      description: '`secret: "rotate"` makes a new one; enabling a disabled endpoint resumes later events.',
+      params: WEBHOOK,
+      body: updateWebhookSchema,
+      response: { 200: json('The endpoint (with `secret` if it changed).', one) },
+    },
+    ...WRITE_ERRORS,
+  ),
+  remove: managementOperation({
+    summary: 'Delete a webhook endpoint',
+    params: WEBHOOK,
+    response: { 200: json('Deleted.', deleted('id', false)) },
+  }),
+  deliveries: managementOperation({
+    summary: 'The last delivery attempts to an endpoint',
+    description: 'At most 100, newest first; kept 30 days.',
+    params: WEBHOOK,
+    response: { 200: json('The attempts.', object({ deliveries: S.arrayOf(deliveryAttempt) })) },
+  }),
+};
 
 type P = { spaceId: string };
 type PId = P & { id: string };
@@ -23,30 +75,30 @@ export async function webhookManagementRoutes(
     store: opts.services.store,
     allowPrivate: opts.services.config.webhookAllowPrivate,
   };
-  app.get<{ Params: P }>('/webhooks', async (req) => ({
+  app.get<{ Params: P }>('/webhooks', { schema: schemas.list }, async (req) => ({
     webhooks: await listWebhookViews(deps, req.params.spaceId),
   }));
   app.post<{ Params: P; Body: Record<string, unknown> }>(
     '/webhooks',
-    { schema: { body: createWebhookSchema } },
+    { schema: schemas.create },
     async (req, reply) => {
       reply.status(201);
       return { webhook: await createWebhook(deps, req.params.spaceId, req.body) };
     },
   );
-  app.get<{ Params: PId }>('/webhooks/:id', async (req) => ({
+  app.get<{ Params: PId }>('/webhooks/:id', { schema: schemas.one }, async (req) => ({
     webhook: await getWebhookView(deps, req.params.spaceId, req.params.id),
   }));
   app.patch<{ Params: PId; Body: Record<string, unknown> }>(
     '/webhooks/:id',
-    { schema: { body: updateWebhookSchema } },
+    { schema: schemas.update },
     async (req) => ({ webhook: await updateWebhook(deps, req.params.spaceId, req.params.id, req.body) }),
   );
-  app.delete<{ Params: PId }>('/webhooks/:id', async (req) => {
+  app.delete<{ Params: PId }>('/webhooks/:id', { schema: schemas.remove }, async (req) => {
     await deleteWebhook(deps, req.params.spaceId, req.params.id);
     return { id: req.params.id, deleted: true };
   });
-  app.get<{ Params: PId }>('/webhooks/:id/deliveries', async (req) => ({
+  app.get<{ Params: PId }>('/webhooks/:id/deliveries', { schema: schemas.deliveries }, async (req) => ({
     deliveries: await webhookDeliveries(deps, req.params.spaceId, req.params.id),
   }));
 }

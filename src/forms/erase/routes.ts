@@ -4,6 +4,20 @@ import { requireScopes } from '../../auth/scopes.js';
 import type { AppServices } from '../../app/services.js';
 import { invalidBody } from '../../errors/errors.js';
 import { eraseAddress } from './erase.js';
+import { BODY_ERRORS, json, pathParams, SPACE_ID } from '../../lib/api-schema.js';
+import { eraseBody, eraseResult, inboxOperation } from '../inbox/schemas.js';
+
+const eraseSchema = inboxOperation(
+  {
+    summary: 'Forget a visitor: delete every submission holding an address',
+    description:
+      'Needs `forms.erase`. Matches the values of every email field any kept version of any form has had, in the inbox and spam, and the `uniqueField` copy; deletes the submissions with their notes, files and notification records and the outbox rows naming them. `dryRun: true` only counts. An address that is not one: 400 with `details.fields.email`.',
+    params: pathParams({ spaceId: SPACE_ID }),
+    body: eraseBody,
+    response: { 200: json('What was (or would be) deleted.', eraseResult) },
+  },
+  ...BODY_ERRORS,
+);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -19,7 +33,7 @@ export async function eraseRoutes(app: FastifyInstance, opts: { services: AppSer
 
   app.post<{ Params: { spaceId: string } }>(
     '/v1/spaces/:spaceId/forms/erase',
-    { bodyLimit: 4096 },
+    { bodyLimit: 4096, schema: eraseSchema },
     async (request, reply) => {
       const body: unknown = request.body;
       if (!isObject(body)) throw invalidBody('Send { "email": "…", "dryRun"?: boolean }.');

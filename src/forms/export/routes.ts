@@ -10,6 +10,36 @@ import { hasFormOrSubmissions } from '../management.js';
 import { prepareExport } from './export-submissions.js';
 import { CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from './formats.js';
 import { RunningExports } from './running-exports.js';
+import { media, queryParams } from '../../lib/api-schema.js';
+import { FIELD_FILTERS, INBOX_FILTERS, INBOX_PARAMS, inboxOperation } from '../inbox/schemas.js';
+
+const exportSchema = inboxOperation(
+  {
+    summary: "Download a form's submissions as CSV or NDJSON",
+    description: `Filtered like the inbox list (default: the inbox folder), oldest first, streamed; recorded in the activity log before the first byte. At most 3 at once per instance (a 4th: 429 with \`Retry-After: 10\`). A failure after the headers closes the connection without the end of the body. ${FIELD_FILTERS}`,
+    params: INBOX_PARAMS,
+    querystring: queryParams({ format: '`csv` (default) or `ndjson`.', ...INBOX_FILTERS }),
+    response: {
+      200: media(
+        'The file, as an attachment (`<key>-submissions-<YYYY-MM-DD>.<format>`), `Cache-Control: no-store`.',
+        {
+          'text/csv': {
+            type: 'string',
+            description:
+              'RFC 4180 with a byte order mark and CRLF: `id, createdAt, folder, status, assignee, page, locale`, then one column per field.',
+          },
+          'application/x-ndjson': {
+            type: 'string',
+            description:
+              'One object per line: `{ id, createdAt, folder, status, assignee, page, locale, values, consent }`.',
+          },
+        },
+      ),
+    },
+  },
+  'invalid_query',
+  'rate_limited',
+);
 
 /** Seconds a client refused for too many running exports is told to wait. */
 const EXPORT_RETRY_AFTER = 10;
@@ -39,7 +69,7 @@ export async function formExportRoutes(app: FastifyInstance, opts: { services: A
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
     '/v1/spaces/:spaceId/forms/:key/submissions/export',
     // No automatic HEAD: it would run the export, and record it, for a body nobody reads.
-    { exposeHeadRoute: false },
+    { exposeHeadRoute: false, schema: exportSchema },
     async (request, reply) => {
       const { spaceId, key } = request.params;
       const { format: _format, ...filterQuery } = request.query;

@@ -17,6 +17,24 @@ import {
   removeNote,
   requireForm,
 } from './inbox.js';
+import { BODY_ERRORS, json, object, queryParams } from '../../lib/api-schema.js';
+import {
+  bulkBody,
+  bulkResult,
+  changeBody,
+  deletedNote,
+  deletedSubmission,
+  FIELD_FILTERS,
+  INBOX_FILTERS,
+  INBOX_PARAMS,
+  inboxOperation,
+  inboxPage,
+  note,
+  NOTE_PARAMS,
+  noteBody,
+  SUBMISSION_PARAMS,
+  submissionBody,
+} from './schemas.js';
 
 type Params = { spaceId: string; key: string };
 type IdParams = Params & { id: string };
@@ -49,27 +67,75 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
   const base = '/v1/spaces/:spaceId/forms/:key/submissions';
   const deps = { store, blobs };
 
-  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(base, async (request) => {
-    const { limit: _limit, cursor: _cursor, ...filters } = request.query;
-    const filter = parseInboxFilter(filters);
-    return listInbox(store, scope(request.params), filter, {
-      limit: parseLimit(single(request.query, 'limit')),
-      after: parseCursor(single(request.query, 'cursor')),
-    });
-  });
+  const list = inboxOperation(
+    {
+      summary: 'List submissions, newest first',
+      description: `Filters apply together; unknown, repeated or bad parameters are 400 \`invalid_query\` naming them. ${FIELD_FILTERS}`,
+      params: INBOX_PARAMS,
+      querystring: queryParams({
+        ...INBOX_FILTERS,
+        limit: '1 to 200 (default 50).',
+        cursor: '`nextCursor` of the previous page, with the same filters.',
+      }),
+      response: { 200: json('A page of submissions.', inboxPage) },
+    },
+    'invalid_query',
+  );
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
+    base,
+    { schema: list },
+    async (request) => {
+      const { limit: _limit, cursor: _cursor, ...filters } = request.query;
+      const filter = parseInboxFilter(filters);
+      return listInbox(store, scope(request.params), filter, {
+        limit: parseLimit(single(request.query, 'limit')),
+        after: parseCursor(single(request.query, 'cursor')),
+      });
+    },
+  );
 
-  app.post<{ Params: Params }>(`${base}/bulk`, { bodyLimit: BULK_BODY_LIMIT }, async (request) => {
-    const input = parseBulk(request.body);
-    if (input.action.kind === 'delete') requireScopes(request, 'forms.read', 'forms.write');
-    await requireForm(store, scope(request.params));
-    return runBulk(deps, scope(request.params), input, caller(request));
-  });
+  const bulk = inboxOperation(
+    {
+      summary: 'Change, move or delete many submissions',
+      description:
+        'One transaction: status, assignment, spam moves (`spam`, `not_spam`: `skipped` counts those a full form cannot take back), delete (needs `forms.write` too). A filter covers every match up to 10,000 (more: 400 with `details.max`).',
+      params: INBOX_PARAMS,
+      body: bulkBody,
+      response: { 200: json('How many changed.', bulkResult) },
+    },
+    ...BODY_ERRORS,
+    'form_full',
+  );
+  app.post<{ Params: Params }>(
+    `${base}/bulk`,
+    { bodyLimit: BULK_BODY_LIMIT, schema: bulk },
+    async (request) => {
+      const input = parseBulk(request.body);
+      if (input.action.kind === 'delete') requireScopes(request, 'forms.read', 'forms.write');
+      await requireForm(store, scope(request.params));
+      return runBulk(deps, scope(request.params), input, caller(request));
+    },
+  );
 
-  app.get<{ Params: IdParams }>(`${base}/:id`, async (request) => ({
+  const read = inboxOperation({
+    summary: 'A submission with its notes',
+    params: SUBMISSION_PARAMS,
+    response: { 200: json('The submission.', submissionBody) },
+  });
+  app.get<{ Params: IdParams }>(`${base}/:id`, { schema: read }, async (request) => ({
     submission: await readSubmission(store, scope(request.params), request.params.id),
   }));
 
-  app.patch<{ Params: IdParams }>(`${base}/:id`, async (request) => {
+  const change = inboxOperation(
+    {
+      summary: "Change a submission's status or assignee",
+      params: SUBMISSION_PARAMS,
+      body: changeBody,
+      response: { 200: json('The submission as GET answers it.', submissionBody) },
+    },
+    ...BODY_ERRORS,
+  );
+  app.patch<{ Params: IdParams }>(`${base}/:id`, { schema: change }, async (request) => {
     const change = parseChange(request.body);
     return {
       submission: await changeSubmission(
@@ -82,18 +148,42 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
     };
   });
 
-  app.delete<{ Params: IdParams }>(`${base}/:id`, async (request) => {
+  const remove = inboxOperation({
+    summary: 'Delete a submission',
+    description:
+      'Needs `forms.write` too. With its notes, files and notification records; capacity is given back.',
+    params: SUBMISSION_PARAMS,
+    response: { 200: json('Deleted.', deletedSubmission) },
+  });
+  app.delete<{ Params: IdParams }>(`${base}/:id`, { schema: remove }, async (request) => {
     requireScopes(request, 'forms.read', 'forms.write');
     return deleteOne(deps, scope(request.params), request.params.id, caller(request));
   });
 
-  app.post<{ Params: IdParams }>(`${base}/:id/notes`, async (request, reply) => {
+  const addNoteSchema = inboxOperation(
+    {
+      summary: 'Add a note to a submission',
+      params: SUBMISSION_PARAMS,
+      body: noteBody,
+      response: { 201: json('The note.', object({ note })) },
+    },
+    ...BODY_ERRORS,
+  );
+  app.post<{ Params: IdParams }>(`${base}/:id/notes`, { schema: addNoteSchema }, async (request, reply) => {
     const input = parseNote(request.body);
     const note = await addNote(store, scope(request.params), request.params.id, input, caller(request));
     return reply.status(201).send({ note });
   });
 
-  app.delete<{ Params: NoteParams }>(`${base}/:id/notes/:noteId`, async (request) =>
-    removeNote(store, scope(request.params), request.params.id, request.params.noteId, caller(request)),
+  const removeNoteSchema = inboxOperation({
+    summary: 'Delete a note',
+    params: NOTE_PARAMS,
+    response: { 200: json('Deleted.', deletedNote) },
+  });
+  app.delete<{ Params: NoteParams }>(
+    `${base}/:id/notes/:noteId`,
+    { schema: removeNoteSchema },
+    async (request) =>
+      removeNote(store, scope(request.params), request.params.id, request.params.noteId, caller(request)),
   );
 }

@@ -1,0 +1,171 @@
+/**
+ * The inbox, exports, files and erasure (docs/api.md "Inbox", "Exports", "Files of submissions", "POST
+ * …/forms/erase"), for the OpenAPI document. Bodies and filters are checked by hand (400 `invalid_body` with
+ * `details.member`, 400 `invalid_query` with `details.parameter`); these schemas only describe them.
+ */
+import {
+  MANAGEMENT_ERRORS,
+  MANAGEMENT_SECURITY,
+  object,
+  operation,
+  pathParams,
+  S,
+  SPACE_ID,
+} from '../../lib/api-schema.js';
+import { FOLDERS, SUBMISSION_STATUSES } from './statuses.js';
+
+/** Stored submissions: a management token with `forms.read` (tag `inbox`). */
+export const inboxOperation = operation({
+  tags: ['inbox'],
+  security: MANAGEMENT_SECURITY,
+  errors: MANAGEMENT_ERRORS,
+});
+
+const KEY = "The form's key (a deleted form's submissions stay until their `deleteAfter`).";
+export const INBOX_PARAMS = pathParams({ spaceId: SPACE_ID, key: KEY });
+export const SUBMISSION_PARAMS = pathParams({
+  spaceId: SPACE_ID,
+  key: KEY,
+  id: 'The submission id (`sub_…`).',
+});
+export const NOTE_PARAMS = pathParams({
+  spaceId: SPACE_ID,
+  key: KEY,
+  id: 'The submission id (`sub_…`).',
+  noteId: 'The note id (`nte_…`).',
+});
+export const FILE_PARAMS = pathParams({
+  spaceId: SPACE_ID,
+  key: KEY,
+  submissionId: 'The submission id (`sub_…`).',
+  uploadId: 'The upload id (`fup_…`) the submission names.',
+});
+
+const status = { type: 'string', enum: [...SUBMISSION_STATUSES] };
+const folder = { type: 'string', enum: [...FOLDERS] };
+
+/** The inbox filters: query parameters of the list and the export, members of a bulk `filter`. */
+export const INBOX_FILTERS = {
+  folder: '`inbox` (default) or `spam`.',
+  status: 'A comma list of statuses: any of them.',
+  q: 'Text, at most 200 characters: a stored value containing it, ignoring case.',
+  from: '`YYYY-MM-DD` (midnight UTC) or a timestamp with a zone: `createdAt >= from`.',
+  to: '`YYYY-MM-DD` or a timestamp with a zone: `createdAt < to`.',
+  assignee: 'Exactly that name (case-sensitive); empty: unassigned.',
+} as const;
+
+/** `field[<key>]=value` filters cannot be listed: the route's description names them. */
+export const FIELD_FILTERS =
+  'Field filters: `field[<key>]=value` (at most 10, each at most 500 characters): the stored value is it, or the stored list holds it.';
+
+export const inboxItem = object(
+  {
+    id: S.string,
+    form: S.string,
+    folder,
+    status,
+    assignee: S.nullableString,
+    values: S.describe(S.anyObject, 'As stored (spam: the raw values it was caught with).'),
+    page: S.nullableString,
+    locale: S.string,
+    userAgent: S.nullableString,
+    consent: S.describe(S.anyObject, 'The wording agreed to per consent field (`{ label, link }`).'),
+    createdAt: S.dateTime,
+    updatedAt: S.describe(S.nullableDateTime, 'The last inbox change; null before the first.'),
+    deleteAfter: S.dateTime,
+    noteCount: S.integer,
+  },
+  undefined,
+  'A stored submission.',
+);
+
+export const note = object({
+  id: S.describe(S.string, '`nte_…`'),
+  text: S.string,
+  author: S.string,
+  createdAt: S.dateTime,
+});
+
+export const inboxPage = object({
+  items: S.arrayOf(inboxItem),
+  nextCursor: S.describe(S.nullableString, 'Pass as `cursor` for the next page; null on the last.'),
+});
+
+export const submissionBody = object({
+  submission: {
+    ...inboxItem,
+    properties: { ...inboxItem.properties, notes: S.arrayOf(note, 'Oldest first.') },
+  },
+});
+
+export const changeBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    status,
+    assignee: S.describe(S.nullableString, '1 to 200 characters (trimmed), or null to unassign.'),
+  },
+};
+
+export const noteBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['text', 'author'],
+  properties: {
+    text: S.describe(S.string, '1 to 5,000 characters, kept as written.'),
+    author: S.describe(S.string, '1 to 200 characters (trimmed): the person, as the caller names them.'),
+  },
+};
+
+export const bulkBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['action'],
+  description: 'Exactly one of `ids` and `filter`; `status` and `assignee` belong to their action only.',
+  properties: {
+    action: { type: 'string', enum: ['status', 'assign', 'delete', 'spam', 'not_spam'] },
+    status,
+    assignee: S.nullableString,
+    ids: S.arrayOf(S.string, '1 to 1,000 submission ids (others of the form are ignored).'),
+    filter: S.mapOf(
+      S.string,
+      'The filters above as strings; `{}` is the whole inbox (at most 10,000 matches).',
+    ),
+  },
+};
+
+export const bulkResult = object(
+  { count: S.integer, skipped: S.describe(S.integer, 'Spam moves: submissions left where they were.') },
+  ['count'],
+);
+
+export const deletedSubmission = object({
+  id: S.string,
+  deleted: { type: 'boolean', const: true },
+  files: S.describe(S.integer, 'Files deleted with it.'),
+});
+
+export const deletedNote = object({ id: S.string, deleted: { type: 'boolean', const: true } });
+
+export const fileLink = object({
+  url: S.describe(S.string, 'The download, signed for ten minutes: usable without the token.'),
+  expiresAt: S.dateTime,
+});
+
+export const eraseBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['email'],
+  properties: {
+    email: S.describe(S.string, 'The address to forget (trimmed, any case).'),
+    dryRun: S.describe(S.boolean, 'Only count (default false).'),
+  },
+};
+
+export const eraseResult = object({
+  dryRun: S.boolean,
+  submissions: S.describe(S.integer, 'Submissions holding the address (deleted unless dryRun).'),
+  files: S.integer,
+  forms: S.arrayOf(object({ form: S.string, inbox: S.integer, spam: S.integer }), 'Per form key.'),
+});
