@@ -1,8 +1,11 @@
 /**
  * The server side of `npm run bench -- cache`, run as a child process so the load generator and the server
  * never share an event loop:
- *   lib-cache-server.ts folio <dataDir>             Folio on SQLite with the demo space (embedded default)
- *   lib-cache-server.ts bare <response.json>        bare Fastify answering the bytes and headers in the file
+ *   lib-cache-server.ts folio <dataDir>             Folio with the demo space and a generated space of 3,000
+ *                                                   entries (`spc_bench`, bench/lib-entries-space.ts); SQLite in
+ *                                                   the data dir, or PostgreSQL when DATABASE_URL is set
+ *   lib-cache-server.ts bare <responses.json>       bare Fastify answering each recorded response's bytes and
+ *                                                   headers at its path
  * Prints one JSON line `{ port, … }` when listening; stops on SIGTERM.
  */
 import { readFileSync } from 'node:fs';
@@ -11,6 +14,11 @@ import { ensureDemo } from '../src/cli/demo.js';
 import { openRuntime } from '../src/cli/runtime.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/config/config.js';
+import { listSpaceIds } from '../src/store/spaces-repo.js';
+import { generateSpace } from './lib-entries-space.js';
+
+const LIST_SPACE = 'spc_bench';
+const LIST_TOKEN = 'folio_pub_BenchCacheListToken00000001';
 
 export interface RecordedResponse {
   path: string;
@@ -38,27 +46,40 @@ async function main(): Promise<void> {
     });
     const rt = await openRuntime(config);
     const demo = await ensureDemo(rt);
+    if (!(await listSpaceIds(rt.store)).includes(LIST_SPACE))
+      await generateSpace(rt.store, rt.blobs, LIST_SPACE, LIST_TOKEN, 3000);
     const app = await buildApp(rt);
     app.addHook('onClose', async () => rt.close());
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    console.log(JSON.stringify({ port, spaceId: demo?.spaceId, token: demo?.public }));
+    console.log(
+      JSON.stringify({
+        port,
+        spaceId: demo?.spaceId,
+        token: demo?.public,
+        listSpace: LIST_SPACE,
+        listToken: LIST_TOKEN,
+      }),
+    );
     process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
   } else if (mode === 'bare' && arg) {
-    const recorded = JSON.parse(readFileSync(arg, 'utf8')) as RecordedResponse;
-    const body = Buffer.from(recorded.body, 'base64');
+    // The bench's own file, written by its parent process a moment ago.
+    const responses = JSON.parse(readFileSync(arg, 'utf8')) as RecordedResponse[];
     const app = Fastify(fastifyOptions);
-    app.get(recorded.path, (_request, reply) => {
-      reply.headers(recorded.headers).send(body);
-    });
+    for (const recorded of responses) {
+      const body = Buffer.from(recorded.body, 'base64');
+      app.get(recorded.path, (_request, reply) => {
+        reply.headers(recorded.headers).send(body);
+      });
+    }
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     console.log(JSON.stringify({ port }));
     process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
   } else {
-    console.error('usage: lib-cache-server.ts folio <dataDir> | bare <response.json>');
+    console.error('usage: lib-cache-server.ts folio <dataDir> | bare <responses.json>');
     process.exit(2);
   }
 }
