@@ -23,6 +23,10 @@ export type DeliveryStage = (
  * The pipeline every public delivery request passes (DESIGN.md picture): auth → rate limit → cache. It is one
  * root-level hook so routes of every domain (entries, lists, menus, forms) get it by marking their route
  * `config: { delivery: 'read' }`. Later stages are added with `app.addDeliveryStage(stage)`, in order.
+ *
+ * It is an `onRequest` hook, Fastify's first (params and query are parsed by then): a cache hit is answered
+ * before body parsing, the input guard and schema validation run (about 4 µs less CPU per hit, issue 17), and
+ * a form post is authenticated and rate limited before its body is read.
  */
 export const deliveryPipeline = fp(
   async (app: FastifyInstance, opts: { services: AppServices }) => {
@@ -31,7 +35,7 @@ export const deliveryPipeline = fp(
       stages.push(stage);
     });
     app.decorateRequest('deliveryToken', null);
-    app.addHook('preHandler', async (request, reply) => {
+    app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.config.delivery) return;
       for (const stage of stages) {
         const result = stage(request, reply);
