@@ -221,6 +221,13 @@ describe.each(ENGINES)('semantic search on %s', (engine) => {
     expect(ids(await search('I cannot remember my login secret')).slice(0, 2)).toContain('ent_account');
   });
 
+  it('finds a word that is only in a block with the list full text too, published and in drafts', async () => {
+    const listed = await get('/entries?search=sign-in');
+    expect(listed.body.items.map((e: { id: string }) => e.id)).toEqual(['ent_account']);
+    const drafts = await get('/entries?search=sign-in&draft=1', PRV);
+    expect(drafts.body.items.map((e: { id: string }) => e.id)).toEqual(['ent_account']);
+  });
+
   it('filters by locale and type', async () => {
     const de = await search('Wann kommt meine Bestellung an', '&locale=de');
     expect(ids(de)[0]).toBe('ent_shipping');

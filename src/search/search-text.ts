@@ -1,53 +1,14 @@
-import { pickLocalized } from '../content/locales.js';
-import type { EntrySnapshot, FieldValues, TypeMap } from '../content/model.js';
+import { entryTexts } from '../content/entry-text.js';
+import type { EntrySnapshot, TypeMap } from '../content/model.js';
 
 /**
- * What semantic search embeds of an entry version, per locale (issue 13): the name, every text, textarea and
- * rich-text field, and the same fields of its blocks, nested ones included, each after fallback along the
- * locale's chain (spec 1.3), so a visitor of `de-ch` searches what a `de-ch` read delivers. Pure.
+ * What semantic search embeds of an entry version, per locale (issue 13): its text as `entryTexts` reads it
+ * (name, text fields, rich text, blocks, after the locale's fallback chain), so a visitor of `de-ch` searches
+ * what a `de-ch` read delivers. Pure.
  */
 
-const TEXT_TYPES = new Set(['text', 'textarea', 'richtext']);
 /** Entries longer than this are cut: the index is for finding an entry, not for storing it. */
 const MAX_TEXT = 40_000;
-const MAX_DEPTH = 16;
-
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function richText(node: unknown, parts: string[], depth = 0): void {
-  if (!isObj(node) || depth > 64) return;
-  if (typeof node.text === 'string') parts.push(node.text);
-  if (Array.isArray(node.content)) {
-    const inner: string[] = [];
-    for (const c of node.content) richText(c, inner, depth + 1);
-    // Paragraphs and headings end sentences; inline text nodes of one paragraph run on.
-    parts.push(inner.join(node.type === 'paragraph' || node.type === 'heading' ? '' : '\n'));
-  }
-}
-
-function fieldTexts(
-  fields: FieldValues,
-  typeKey: string,
-  types: TypeMap,
-  chain: readonly string[],
-  parts: string[],
-  depth: number,
-): void {
-  if (depth > MAX_DEPTH) return;
-  for (const def of types.get(typeKey)?.fields ?? []) {
-    const raw = fields[def.key];
-    if (TEXT_TYPES.has(def.type)) {
-      const v = def.localized ? pickLocalized(isObj(raw) ? raw : undefined, chain) : raw;
-      if (typeof v === 'string') parts.push(v);
-      else if (def.type === 'richtext') richText(v, parts);
-    } else if (def.type === 'blocks' && Array.isArray(raw)) {
-      for (const block of raw)
-        if (isObj(block) && typeof block.type === 'string' && isObj(block.fields))
-          fieldTexts(block.fields, block.type, types, chain, parts, depth + 1);
-    }
-  }
-}
 
 /** The searchable text of a snapshot in each locale (`chains`: locale → its fallback chain). */
 export function semanticTexts(
@@ -55,17 +16,7 @@ export function semanticTexts(
   types: TypeMap,
   chains: ReadonlyMap<string, readonly string[]>,
 ): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [locale, chain] of chains) {
-    const parts = [snapshot.name];
-    fieldTexts(snapshot.fields, snapshot.type, types, chain, parts, 0);
-    const text = parts
-      .map((p) => p.replace(/\s+/g, ' ').trim())
-      .filter((p) => p !== '')
-      .join('\n');
-    out.set(locale, text.slice(0, MAX_TEXT));
-  }
-  return out;
+  return entryTexts(snapshot, types, chains, MAX_TEXT);
 }
 
 /** Characters per chunk: a few paragraphs, well inside what a sentence encoder reads at once. */

@@ -6,8 +6,10 @@ import type {
   FieldDef,
   FieldType,
   SpaceSettings,
+  TypeMap,
 } from '../../content/model.js';
 import { pathKey } from '../../lib/path-key.js';
+import { entryTexts } from '../../content/entry-text.js';
 
 /**
  * What lists filter, sort and search on, derived from an entry snapshot: the values a client of each locale
@@ -50,7 +52,6 @@ export const FILTERABLE: Partial<
   boolean: 'boolean',
   reference: 'ref',
 };
-const SEARCHED = new Set<FieldType>(['text', 'textarea', 'richtext']);
 const SEARCH_CAP = 100_000;
 
 export function capText(s: string): string {
@@ -126,31 +127,17 @@ export function indexValues(
   return out;
 }
 
-function richText(node: unknown, parts: string[]): void {
-  if (!isObj(node)) return;
-  if (typeof node.text === 'string') parts.push(node.text);
-  if (Array.isArray(node.content)) for (const c of node.content) richText(c, parts);
-}
-
-/** The searchable text per locale: the name and every text, textarea and rich-text field after fallback. */
+/**
+ * The searchable text per locale: the name and every text, textarea and rich-text field after fallback, blocks
+ * included (`entryTexts`, shared with semantic search). What it returns is written to the list tables: a change
+ * here needs a new `LIST_REINDEX` version (list-write-repo.ts).
+ */
 export function searchTexts(
   s: EntrySnapshot,
-  type: ContentTypeDef | undefined,
+  types: TypeMap,
   chains: ReadonlyMap<string, string[]>,
 ): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [loc, chain] of chains) {
-    const parts = [s.name];
-    for (const def of type?.fields ?? []) {
-      if (!SEARCHED.has(def.type)) continue;
-      const raw = s.fields[def.key];
-      const v = def.localized ? pickLocalized(isObj(raw) ? raw : undefined, chain) : raw;
-      if (typeof v === 'string') parts.push(v);
-      else if (def.type === 'richtext') richText(v, parts);
-    }
-    out.set(loc, parts.join('\n').slice(0, SEARCH_CAP));
-  }
-  return out;
+  return entryTexts(s, types, chains, SEARCH_CAP);
 }
 
 /** The words of a search text: letters and digits, as both engines' tokenizers split them. */

@@ -181,7 +181,7 @@ export async function putListVersions(
           r.n4,
         ]);
       let slot = 0;
-      for (const [loc, body] of searchTexts(s, type, ctx.chains))
+      for (const [loc, body] of searchTexts(s, ctx.types, ctx.chains))
         docs.push({
           vid,
           slot: slot++,
@@ -378,7 +378,8 @@ export async function backfillListTables(tx: Transaction<Database>, dialect: Sto
  */
 export const LIST_REINDEX: ReindexStep = {
   step: 'lists',
-  version: 1,
+  // 2: the full text holds block text too (`searchTexts` reads blocks, issue 13).
+  version: 2,
   async run(tx, dialect) {
     await clearAllListTables(tx, dialect);
     await backfillListTables(tx, dialect);

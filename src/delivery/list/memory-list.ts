@@ -126,7 +126,7 @@ export function listInMemory(
     if (plan.under !== null && !(path === plan.under || path?.startsWith(`${plan.under}/`))) continue;
     let rank = 0;
     if (plan.words !== null) {
-      rank = occurrences(searchTexts(s, type, chains).get(plan.locale) ?? s.name, plan.words);
+      rank = occurrences(searchTexts(s, types, chains).get(plan.locale) ?? s.name, plan.words);
       if (rank === 0) continue;
     }
     const c: Candidate = { s, values: indexValues(s, type, chains), rank };

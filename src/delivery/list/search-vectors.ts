@@ -36,7 +36,7 @@ export function startSearchVectors(
       if (stopped) throw new Error('search vectors: stopped');
       const owners: string[] = [];
       const docs = listed.flatMap(({ snapshot: s }) =>
-        [...searchTexts(s, model.types.get(s.type), chains)].map(([loc, body]) => {
+        [...searchTexts(s, model.types, chains)].map(([loc, body]) => {
           owners.push(s.id);
           return { scope: searchScope(model.spaceId, loc), config: searchConfig(loc), body };
         }),
