@@ -61,7 +61,11 @@ const searchSchema = deliveryRead({
 
 /** GET /v1/<spaceId>/search (spec 4.2, issue 13). */
 export async function searchRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
-  const deps: SearchDeps = { ...deliveryDepsOf(opts.services), embedder: opts.services.embedder };
+  const deps: SearchDeps = {
+    ...deliveryDepsOf(opts.services),
+    embedder: opts.services.embedder,
+    indexMaxBytes: opts.services.config.searchIndexMaxMb * 1024 * 1024,
+  };
   app.get<{ Params: Params; Querystring: Query }>(
     '/v1/:spaceId/search',
     { config: { delivery: 'read' }, schema: searchSchema },

@@ -14,6 +14,8 @@ interface Held {
   lastSeq: number;
   /** Syncs of one index run one at a time. */
   turn: Promise<unknown>;
+  /** When a search last used it, for eviction (least recently used first). */
+  usedAt: number;
 }
 
 const EMPTY: VectorSearch = { dim: 0, size: 0, add() {}, close() {}, nearest: () => [] };
@@ -26,8 +28,29 @@ const EMPTY: VectorSearch = { dim: 0, size: 0, add() {}, close() {}, nearest: ()
  */
 export class SearchIndexes {
   private readonly held = new Map<string, Held>();
+  private clock = 0;
 
-  constructor(private readonly store: Store) {}
+  /**
+   * `maxBytes` bounds the memory of the indexes held (SEARCH_INDEX_MAX_MB): past it, the least recently used
+   * indexes are dropped and load again from the store when searched. The index a search is using is never
+   * dropped, so one index larger than the budget is still served.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** Memory held by every index, in bytes (`/metrics`-style figures and tests). */
+  get bytes(): number {
+    let total = 0;
+    for (const h of this.held.values()) total += h.index?.bytes ?? 0;
+    return total;
+  }
+
+  /** How many indexes are held. */
+  get count(): number {
+    return this.held.size;
+  }
 
   /** The index of a space's `locale` as of `cv` (the space's current cv) and `state` (read by the caller). */
   async at(spaceId: string, locale: string, state: SearchState, cv: number): Promise<VectorSearch> {
@@ -41,6 +64,7 @@ export class SearchIndexes {
         syncedCv: 0,
         lastSeq: 0,
         turn: Promise.resolve(),
+        usedAt: 0,
       };
       this.held.set(key, held);
     }
@@ -50,7 +74,22 @@ export class SearchIndexes {
       h.turn = run.catch(() => undefined);
       await run;
     }
+    h.usedAt = ++this.clock;
+    this.evict(h);
     return h.index ?? EMPTY;
+  }
+
+  /** Drops the least recently used indexes (never `using`) while the total is over the budget. */
+  private evict(using: Held): void {
+    let total = this.bytes;
+    if (total <= this.maxBytes) return;
+    const byAge = [...this.held].sort((a, b) => a[1].usedAt - b[1].usedAt);
+    for (const [key, h] of byAge) {
+      if (total <= this.maxBytes) break;
+      if (h === using) continue;
+      total -= h.index?.bytes ?? 0;
+      this.held.delete(key);
+    }
   }
 
   private async sync(
@@ -88,9 +127,12 @@ export class SearchIndexes {
 
 const byStore = new WeakMap<Store, SearchIndexes>();
 
-/** One set of indexes per store in a process, shared by every app and test built on it. */
-export function searchIndexesOf(store: Store): SearchIndexes {
+/**
+ * One set of indexes per store in a process, shared by every app and test built on it; the first caller's
+ * budget holds (every app of a process reads the same configuration).
+ */
+export function searchIndexesOf(store: Store, maxBytes?: number): SearchIndexes {
   let indexes = byStore.get(store);
-  if (!indexes) byStore.set(store, (indexes = new SearchIndexes(store)));
+  if (!indexes) byStore.set(store, (indexes = new SearchIndexes(store, maxBytes)));
   return indexes;
 }

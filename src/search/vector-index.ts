@@ -85,6 +85,11 @@ export class ExactVectorIndex implements VectorSearch {
     return this.rows.length;
   }
 
+  /** Memory held, roughly: the WebAssembly memory (vectors, query, scores) and the per-row bookkeeping. */
+  get bytes(): number {
+    return this.wasm.memory.buffer.byteLength + this.capacity * 10 + this.rows.length * 120;
+  }
+
   add(row: VectorRow, vector: Float32Array): void {
     if (vector.length !== this.dim)
       throw new Error(`vector of ${vector.length} dimensions in a ${this.dim} index`);
