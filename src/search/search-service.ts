@@ -154,7 +154,9 @@ export async function searchEntries(
       throw unavailable('The search model is unavailable; try again shortly.', { cause: err });
     throw err;
   }
-  const index = current ? await searchIndexesOf(deps.store, deps.indexMaxBytes).at(spaceId, locale, state, scope.space.cv) : null;
+  const index = current
+    ? await searchIndexesOf(deps.store, deps.indexMaxBytes).at(spaceId, locale, state, scope.space.cv)
+    : null;
   // Chunks → entries: an entry ranks by its best chunk, which is also the passage it is highlighted by.
   const bestChunk = new Map<string, number>();
   for (const hit of index?.nearest(vector, CANDIDATES * 2, { cv, type: q.type }) ?? [])

@@ -1,0 +1,13 @@
+// @folio/client/forms: render a delivered form as HTML that works without JavaScript (renderForm, on a server or
+// in the browser), and enhance it in the browser (enhanceForm). docs/forms-renderer.md.
+
+export { renderForm, renderSuccess, readFormError, submitUrl } from './render.js';
+export type { RenderOptions } from './render.js';
+export type { FieldError, PrefillValue } from './render-field.js';
+export { autocompleteFor } from './render-field.js';
+export { DefinitionError, parseDeliveredForm } from './definition.js';
+export type { DeliveredField, DeliveredForm } from './definition.js';
+export { DEFAULT_MESSAGES, formErrorMessage, messageFor } from './messages.js';
+export type { MessageKey, Messages } from './messages.js';
+export { autoEnhance, enhanceForm } from './enhance.js';
+export type { EnhanceOptions, EnhancedForm } from './enhance.js';

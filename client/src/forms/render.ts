@@ -1,0 +1,278 @@
+// renderForm: a delivered form (spec 2.9) as HTML that works with no JavaScript at all — a plain POST to the
+// submissions endpoint with the public token in the action URL (spec 4.4, 5 rule 4), `_redirect`/`_redirect_error`
+// for the answer, and the `?error=<code>` of a failed post shown at the top — and that the enhancer
+// (enhance.ts) picks up from its data attributes and the embedded definition.
+
+import { DEFAULT_HONEYPOT, resolveDateBound } from '../../../src/forms/rules/index.js';
+import type { DeliveredField, DeliveredForm } from './definition.js';
+import { attrs, el, escapeHtml, jsonForScript } from './html.js';
+import { DATA, formPrefix, ids } from './ids.js';
+import { type Messages, formErrorMessage, messageFor, text } from './messages.js';
+import { type FieldError, type PrefillValue, renderField } from './render-field.js';
+
+export interface RenderOptions {
+  /** Folio's address, e.g. `https://folio.example.com` (no `/v1`) */
+  baseUrl: string;
+  spaceId: string;
+  /** a public token: it is written into the action URL (spec 5 rule 4); preview tokens are refused */
+  token: string;
+  /** `_redirect`: where the browser goes after a plain post succeeded (on one of the token's origins) */
+  redirect?: string;
+  /** `_redirect_error`: where a failed plain post returns, with `?error=<code>` (usually this page) */
+  redirectError?: string;
+  /** `_page`: the page the form is on; the server falls back to the Referer */
+  page?: string;
+  /** the `error` query parameter a failed plain post came back with (readFormError) */
+  error?: string | null;
+  /** field errors, when the site has them (e.g. from a JSON answer it proxied): key → code and params */
+  fieldErrors?: Readonly<Record<string, FieldError>>;
+  /** values to show in the controls (`true` ticks a checkbox) */
+  values?: Readonly<Record<string, PrefillValue>>;
+  /** the page's query, for hidden fields with `fromQuery` */
+  query?: URLSearchParams | Readonly<Record<string, string>>;
+  /** messages and UI words by code or key (messages.ts), e.g. a translation */
+  messages?: Messages;
+  /** ids are `<idPrefix>-f-<key>`; default `folio-<form key>` (set it when one form shows twice on a page) */
+  idPrefix?: string;
+  /** level of `heading` fields; default 3 */
+  headingLevel?: 2 | 3 | 4 | 5 | 6;
+  /** the space's time zone (GET /status), to resolve `today` in date bounds as the server does */
+  timeZone?: string;
+  now?: Date;
+  /** false: `novalidate`, so the server's checks and messages are the only ones (default true) */
+  nativeValidation?: boolean;
+  /** where the enhancer loads Turnstile from (default Cloudflare's api.js) */
+  turnstileScriptUrl?: string;
+}
+
+/** The configuration the enhancer reads back from the form (config.ts). */
+export interface EmbeddedConfig {
+  form: DeliveredForm;
+  prefix: string;
+  messages?: Messages;
+  timeZone?: string;
+  turnstileScriptUrl?: string;
+}
+
+/** spec 4.4 + 5 rule 4: the submissions endpoint with the public token in its query. */
+export function submitUrl(
+  form: Pick<DeliveredForm, 'key'>,
+  opts: Pick<RenderOptions, 'baseUrl' | 'spaceId' | 'token'>,
+): string {
+  // Preview tokens in URLs are refused by the server (401) and must stay server-side (spec 5).
+  if (/^[a-z]+_prv_/.test(opts.token))
+    throw new Error('renderForm needs a public token: preview tokens never go into a page.');
+  const base = opts.baseUrl.replace(/\/+$/, '');
+  return `${base}/v1/${encodeURIComponent(opts.spaceId)}/forms/${encodeURIComponent(form.key)}/submissions?token=${encodeURIComponent(opts.token)}`;
+}
+
+/**
+ * The `error` a failed plain post came back with (spec 4.4: `?error=<code>`): a code-shaped value, or null. Any
+ * other text is ignored rather than echoed, so a crafted link cannot put words into the page.
+ */
+export function readFormError(query: URLSearchParams | string): string | null {
+  const params = typeof query === 'string' ? new URLSearchParams(query) : query;
+  const code = params.get('error');
+  return code !== null && /^[a-z_]{1,64}$/.test(code) ? code : null;
+}
+
+/** Closed, scheduled and full forms are delivered so sites can show why (spec 3.1). */
+const STATUS_CODES = { closed: 'form_closed', scheduled: 'form_not_open', full: 'form_full' } as const;
+
+/** The success message in place of the form (for the page a plain post's `_redirect` leads to). */
+export function renderSuccess(form: Pick<DeliveredForm, 'key' | 'successMessage'>): string {
+  return el(
+    'div',
+    { class: 'folio-form folio-form--sent', role: 'status', [DATA.form]: form.key },
+    el('p', {}, escapeHtml(form.successMessage)),
+  );
+}
+
+function alertHtml(
+  form: DeliveredForm,
+  opts: RenderOptions,
+  prefix: string,
+  fieldsByKey: ReadonlyMap<string, DeliveredField>,
+): string {
+  const fieldErrors = Object.entries(opts.fieldErrors ?? {}).filter(([key]) => fieldsByKey.has(key));
+  const code = opts.error ?? (fieldErrors.length > 0 ? 'validation_failed' : null);
+  let content = '';
+  if (code !== null) {
+    content = el('p', {}, escapeHtml(formErrorMessage(form, code, opts.messages)));
+    if (fieldErrors.length > 0) {
+      const items = fieldErrors.map(([key, e]) => {
+        const field = fieldsByKey.get(key);
+        const target =
+          field?.type === 'radio' || field?.type === 'checkboxes'
+            ? ids.option(prefix, key, 0)
+            : ids.control(prefix, key);
+        const message = messageFor(e.code, { params: e.params, messages: opts.messages });
+        return el(
+          'li',
+          {},
+          el('a', { href: `#${target}` }, `${escapeHtml(field?.label ?? key)}: ${escapeHtml(message)}`),
+        );
+      });
+      content += el('ul', { class: 'folio-error-list' }, items.join(''));
+    }
+  }
+  // Always present, so the enhancer's later messages are announced by a live region that already exists.
+  return el(
+    'div',
+    { class: 'folio-alert', id: ids.alert(prefix), role: 'alert', tabindex: -1, [DATA.alert]: true },
+    content,
+  );
+}
+
+function prefillOf(field: DeliveredField, opts: RenderOptions): PrefillValue | undefined {
+  const values = opts.values;
+  if (values !== undefined && Object.hasOwn(values, field.key)) return values[field.key];
+  if (field.type === 'hidden' && field.fromQuery !== undefined && opts.query !== undefined) {
+    const q = opts.query;
+    const v =
+      q instanceof URLSearchParams
+        ? q.get(field.fromQuery)
+        : Object.hasOwn(q, field.fromQuery)
+          ? q[field.fromQuery]
+          : undefined;
+    return v ?? undefined;
+  }
+  return undefined;
+}
+
+function dateBound(bound: string | undefined, opts: RenderOptions): string | undefined {
+  if (bound === undefined) return undefined;
+  if (bound !== 'today') return bound;
+  // Without the space's time zone `today` could be a day off; the server checks it anyway.
+  return opts.timeZone === undefined
+    ? undefined
+    : resolveDateBound(bound, opts.timeZone, opts.now ?? new Date());
+}
+
+/** Sections start steps (spec 2.10); fields before the first section form a step of their own. */
+function renderBody(
+  form: DeliveredForm,
+  opts: RenderOptions,
+  prefix: string,
+  field: (f: DeliveredField) => string,
+): string {
+  if (!form.fields.some((f) => f.type === 'section')) return form.fields.map(field).join('');
+  const steps: { section: DeliveredField | null; html: string }[] = [];
+  for (const f of form.fields) {
+    if (f.type === 'section') steps.push({ section: f, html: '' });
+    else {
+      if (steps.length === 0) steps.push({ section: null, html: '' });
+      const last = steps[steps.length - 1];
+      if (last) last.html += field(f);
+    }
+  }
+  return steps
+    .map(({ section, html }, i) => {
+      if (!section) return el('div', { class: 'folio-step', [DATA.step]: i }, html);
+      const legend = el(
+        'legend',
+        { class: 'folio-step-title', [DATA.field]: section.key, [DATA.type]: 'section' },
+        escapeHtml(section.label ?? ''),
+      );
+      const help = section.help ? el('p', { class: 'folio-help' }, escapeHtml(section.help)) : '';
+      return el('fieldset', { class: 'folio-step', [DATA.step]: i }, legend + help + html);
+    })
+    .join('');
+}
+
+function hiddenInput(name: string, value: string | undefined): string {
+  return value === undefined ? '' : `<input${attrs({ type: 'hidden', name, value })}>`;
+}
+
+/** The spam trap (spec 3.2): out of sight and out of the tab order, hidden from assistive technology. */
+function honeypotHtml(form: DeliveredForm, prefix: string, messages: Messages | undefined): string {
+  const id = ids.honeypot(prefix);
+  // Inline style, so the trap stays out of sight without the site's CSS (a strict style-src CSP needs a class rule).
+  return el(
+    'div',
+    {
+      class: 'folio-hp',
+      'aria-hidden': 'true',
+      style: 'position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden',
+    },
+    el('label', { for: id }, escapeHtml(text('honeypot', messages))) +
+      `<input${attrs({ type: 'text', id, name: form.honeypot || DEFAULT_HONEYPOT, value: '', tabindex: -1, autocomplete: 'off' })}>`,
+  );
+}
+
+function turnstileHtml(form: DeliveredForm, messages: Messages | undefined): string {
+  if (!form.turnstile || !form.turnstileSiteKey) return '';
+  // `cf-turnstile` also lets Cloudflare's own script render it implicitly on pages without the enhancer.
+  return (
+    el('div', {
+      class: 'cf-turnstile folio-turnstile',
+      'data-sitekey': form.turnstileSiteKey,
+      [DATA.turnstile]: true,
+    }) +
+    `<noscript>${el('p', { class: 'folio-help' }, escapeHtml(text('turnstileNoScript', messages)))}</noscript>`
+  );
+}
+
+/** The form as HTML; a form that is not open renders its closed message instead (spec 3.1). */
+export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
+  const prefix = formPrefix(form.key, opts.idPrefix);
+  if (form.status !== 'open') {
+    const message = formErrorMessage(form, STATUS_CODES[form.status], opts.messages);
+    return el(
+      'div',
+      { class: 'folio-form folio-form--closed', id: prefix, role: 'status', [DATA.form]: form.key },
+      el('p', {}, escapeHtml(message)),
+    );
+  }
+  const fieldsByKey = new Map(form.fields.map((f) => [f.key, f]));
+  const headingLevel = Math.min(6, Math.max(2, opts.headingLevel ?? 3));
+  const field = (f: DeliveredField): string =>
+    renderField(f, {
+      prefix,
+      messages: opts.messages,
+      value: prefillOf(f, opts),
+      error:
+        opts.fieldErrors !== undefined && Object.hasOwn(opts.fieldErrors, f.key)
+          ? opts.fieldErrors[f.key]
+          : undefined,
+      headingLevel,
+      dateMin: f.type === 'date' ? dateBound(f.minDate, opts) : undefined,
+      dateMax: f.type === 'date' ? dateBound(f.maxDate, opts) : undefined,
+    });
+  const config: EmbeddedConfig = {
+    form,
+    prefix,
+    ...(opts.messages ? { messages: opts.messages } : {}),
+    ...(opts.timeZone ? { timeZone: opts.timeZone } : {}),
+    ...(opts.turnstileScriptUrl ? { turnstileScriptUrl: opts.turnstileScriptUrl } : {}),
+  };
+  const formAttrs = {
+    class: 'folio-form',
+    id: prefix,
+    method: 'post',
+    action: submitUrl(form, opts),
+    'accept-charset': 'utf-8',
+    lang: form.locale,
+    novalidate: opts.nativeValidation === false,
+    [DATA.form]: form.key,
+  };
+  return el(
+    'form',
+    formAttrs,
+    el('script', { type: 'application/json', [DATA.config]: true }, jsonForScript(config)) +
+      alertHtml(form, opts, prefix, fieldsByKey) +
+      el('div', { class: 'folio-status', id: ids.status(prefix), role: 'status', [DATA.status]: true }) +
+      renderBody(form, opts, prefix, field) +
+      hiddenInput('_locale', form.locale) +
+      hiddenInput('_redirect', opts.redirect) +
+      hiddenInput('_redirect_error', opts.redirectError) +
+      hiddenInput('_page', opts.page) +
+      honeypotHtml(form, prefix, opts.messages) +
+      turnstileHtml(form, opts.messages) +
+      el(
+        'div',
+        { class: 'folio-actions', [DATA.actions]: true },
+        el('button', { type: 'submit', class: 'folio-submit' }, escapeHtml(text('submit', opts.messages))),
+      ),
+  );
+}
