@@ -5,7 +5,7 @@
  * sized to nothing so every request reaches the origin, beside a bare Fastify baseline serving a constant
  * body of the same size. Prints p50/p99 in ms; the PostgreSQL schema and the SQLite file are removed at the end.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
@@ -22,6 +22,8 @@ import { slotLayout } from '../src/delivery/list/slots.js';
 import { openStore, type Store } from '../src/store/open-store.js';
 import { CATEGORIES, generateSpace, POST_TYPE, WORDS } from './lib-entries-space.js';
 import { dropSchema } from '../test/helpers/engines.js';
+import { autocannon } from './lib-autocannon.js';
+import { startServerChild, stopServerChild } from './lib-child.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TOKEN = 'folio_pub_BenchEntriesToken0000000001';
@@ -272,10 +274,73 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
     );
     await bare.close();
     await app.close();
+    await throughput(engine, dataDir, schema, sample.body, base);
   } finally {
     await store.close();
     if (engine === 'postgres') await dropSchema(schema, DATABASE_URL);
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Uncached list throughput (issue 17): 500 distinct filter + sort + include + locale queries, cycled by 64
+ * connections (autocannon in this process) against Folio in a process of its own with the response cache's L1
+ * sized to nothing, so every request is rendered; then bare Fastify, also in its own process, answering a list
+ * body of the same size. Two rounds each, alternating.
+ */
+async function throughput(
+  engine: 'sqlite' | 'postgres',
+  dataDir: string,
+  schema: string,
+  body: string,
+  base: string,
+): Promise<void> {
+  const prefix = new URL(base).pathname;
+  const paths: string[] = [];
+  for (const loc of ['en', 'de', 'fr'])
+    for (const sort of ['-publishedAt', 'publishedAt', 'fields.rating'])
+      for (let r = 1; r <= 3; r++)
+        for (let c = 0; c < CATEGORIES && paths.length < 500; c++)
+          paths.push(
+            `${prefix}/entries?type=post&filter[fields.category][eq]=c${c}&filter[fields.rating][gte]=${r}` +
+              `&sort=${sort}&include=author&limit=20&locale=${loc}`,
+          );
+  const bodyFile = join(dataDir, 'list-body.json');
+  writeFileSync(bodyFile, body);
+  const env: Record<string, string> =
+    engine === 'postgres' ? { DATABASE_URL, DATABASE_SCHEMA: schema } : { DATABASE_URL: '' };
+  const folio = await startServerChild(
+    join(import.meta.dirname, 'lib-entries-server.ts'),
+    ['folio', dataDir],
+    env,
+  );
+  const bare = await startServerChild(join(import.meta.dirname, 'lib-entries-server.ts'), ['bare', bodyFile]);
+  try {
+    const run = async (port: number, seconds: number) => {
+      const r = await autocannon({
+        url: `http://127.0.0.1:${port}`,
+        connections: 64,
+        duration: seconds,
+        headers: auth,
+        requests: paths.map((path) => ({ method: 'GET', path })),
+      });
+      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
+      return r;
+    };
+    await run(folio.info.port, 2);
+    await run(bare.info.port, 2);
+    for (let round = 1; round <= 2; round++) {
+      const f = await run(folio.info.port, 8);
+      const b = await run(bare.info.port, 8);
+      console.log(
+        `uncached list throughput, ${paths.length} distinct queries, 64 connections (round ${round}): ` +
+          `folio ${f.requests.average.toFixed(0)} req/s p99 ${f.latency.p99} ms | bare Fastify ` +
+          `${b.requests.average.toFixed(0)} req/s p99 ${b.latency.p99} ms (target ≥ 4,500 req/s)`,
+      );
+    }
+  } finally {
+    await stopServerChild(folio);
+    await stopServerChild(bare);
   }
 }
 

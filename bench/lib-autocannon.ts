@@ -17,6 +17,8 @@ export interface AutocannonOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Requests each connection sends in turn, cycling (paths with their query, on `url`'s origin). */
+  requests?: { method?: 'GET'; path: string }[];
 }
 
 /** autocannon, loaded through require (CommonJS without types), typed by what the benches use. */
