@@ -1,0 +1,171 @@
+import { objectWith } from '../parse.js';
+import {
+  type CallOptions,
+  type EntryReadOptions,
+  type LocaleOptions,
+  type PinOptions,
+  type PreviewOptions,
+  Query,
+  segment,
+} from '../query.js';
+import type {
+  EntryResponse,
+  GlobalsResponse,
+  MenuResponse,
+  MenusResponse,
+  OptionListResponse,
+  RedirectsResponse,
+  SearchResponse,
+  SitemapResponse,
+  SpaceStatus,
+  TreeResponse,
+} from '../types.js';
+import type { ClientContext } from './context.js';
+
+/** Parameters of menus, option lists, the tree and the sitemap: locale, cv and previews. */
+export interface ViewOptions extends CallOptions, PinOptions, PreviewOptions, LocaleOptions {}
+
+export interface GlobalsOptions extends EntryReadOptions {
+  /** At most 20, each with a published entry; without it every published global. */
+  keys?: string | readonly string[];
+}
+
+export interface MenusOptions extends ViewOptions {
+  /** Each must exist; without it every menu. */
+  keys?: string | readonly string[];
+}
+
+export interface TreeOptions extends ViewOptions {
+  /** A folder path: only what is below it. */
+  under?: string;
+  /** Levels, 1 to 10 (server default 3). */
+  depth?: number;
+}
+
+export interface SitemapOptions extends ViewOptions {
+  /** Only these page types. */
+  types?: string | readonly string[];
+}
+
+export interface RedirectsOptions extends CallOptions, PinOptions, LocaleOptions {}
+
+export interface SearchOptions extends CallOptions, PinOptions, LocaleOptions {
+  /** Only entries of this type. */
+  type?: string;
+  /** 1 to 20 (server default 10). */
+  limit?: number;
+  include?: string | readonly string[];
+  fields?: string | readonly string[];
+}
+
+export interface GlobalsResource {
+  /** The published entry of a global type: `{ entry, included, cv }`. */
+  get(key: string, options?: EntryReadOptions): Promise<EntryResponse>;
+  /** Several globals: `{ globals: { <key>: entry }, included, cv }`. */
+  all(options?: GlobalsOptions): Promise<GlobalsResponse>;
+}
+
+export interface MenusResource {
+  get(key: string, options?: ViewOptions): Promise<MenuResponse>;
+  all(options?: MenusOptions): Promise<MenusResponse>;
+}
+
+export interface OptionListsResource {
+  /** A shared option list with labels in the locale: `{ list: { key, name, options }, cv }`. */
+  get(key: string, options?: ViewOptions): Promise<OptionListResponse>;
+}
+
+/** The reads of one GET route: its path, its parameters and the members its answer must have. */
+export function reader(ctx: ClientContext) {
+  return <T extends object>(
+    path: string,
+    query: Query,
+    options: CallOptions,
+    members: readonly (keyof T & string)[],
+  ): Promise<T> =>
+    ctx.transport.send({
+      method: 'GET',
+      path,
+      query: query.params,
+      signal: options.signal,
+      read: (body) => objectWith<T>(body, members),
+    });
+}
+
+export function globalsResource(ctx: ClientContext): GlobalsResource {
+  const get = reader(ctx);
+  const q = (options: EntryReadOptions) => new Query().entryRead(options, ctx.pinnedCv);
+  return {
+    get: (key, options = {}) =>
+      get<EntryResponse>(`/globals/${segment(key)}`, q(options), options, ['entry', 'included', 'cv']),
+    all: (options = {}) =>
+      get<GlobalsResponse>('/globals', q(options).set('keys', options.keys), options, ['globals', 'cv']),
+  };
+}
+
+const view = (options: ViewOptions, pinnedCv: number | undefined) =>
+  new Query().locale(options, pinnedCv).preview(options);
+
+export function menusResource(ctx: ClientContext): MenusResource {
+  const get = reader(ctx);
+  return {
+    get: (key, options = {}) =>
+      get<MenuResponse>(`/menus/${segment(key)}`, view(options, ctx.pinnedCv), options, ['menu', 'cv']),
+    all: (options = {}) =>
+      get<MenusResponse>('/menus', view(options, ctx.pinnedCv).set('keys', options.keys), options, [
+        'menus',
+        'cv',
+      ]),
+  };
+}
+
+export function optionListsResource(ctx: ClientContext): OptionListsResource {
+  const get = reader(ctx);
+  return {
+    get: (key, options = {}) =>
+      get<OptionListResponse>(`/lists/${segment(key)}`, view(options, ctx.pinnedCv), options, ['list', 'cv']),
+  };
+}
+
+/** The single reads: status, redirects, sitemap, tree, search. */
+export function singleReads(ctx: ClientContext) {
+  const get = reader(ctx);
+  const cv = ctx.pinnedCv;
+  return {
+    /** The space: its current cv, oldest kept cv, locales, and the search index. Never pinned (no `cv`). */
+    status: (options: CallOptions = {}) =>
+      get<SpaceStatus>('/status', new Query(), options, ['spaceId', 'cv', 'locales']),
+    /** Every redirect of the locale, targets resolved: `{ redirects: [{ from, to, status }], cv }`. */
+    redirects: (options: RedirectsOptions = {}) =>
+      get<RedirectsResponse>('/redirects', new Query().locale(options, cv), options, ['redirects', 'cv']),
+    /** Published, indexable pages with their paths in every locale: `{ locale, items, cv }`. */
+    sitemap: (options: SitemapOptions = {}) =>
+      get<SitemapResponse>('/sitemap', view(options, cv).set('types', options.types), options, [
+        'locale',
+        'items',
+        'cv',
+      ]),
+    /** The navigation tree: `{ locale, under, items: [node with children], cv }`. */
+    tree: (options: TreeOptions = {}) =>
+      get<TreeResponse>(
+        '/tree',
+        view(options, cv).set('under', options.under).set('depth', options.depth),
+        options,
+        ['locale', 'items', 'cv'],
+      ),
+    /** Published entries ranked by meaning (spaces with AI switched on; otherwise 404 `not_found`). */
+    search: (q: string, options: SearchOptions = {}) =>
+      get<SearchResponse>(
+        '/search',
+        new Query()
+          .set('q', q)
+          .locale(options, cv)
+          .set('type', options.type)
+          .set('limit', options.limit)
+          .set('include', options.include)
+          .set('fields', options.fields),
+        options,
+        ['items', 'included', 'cv'],
+      ),
+  };
+}

@@ -1,0 +1,183 @@
+// The public types of the client: the answers of the delivery API as the generated OpenAPI types describe them
+// (src/generated/api.ts), made precise where the document is loose on purpose (recursive trees and menus, form
+// fields, field errors): there they follow docs/api.md.
+
+import type { components, paths } from './generated/api.js';
+
+type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+/** The JSON body of a success answer of an operation of the document. */
+type Answer<
+  P extends keyof paths,
+  M extends 'get' | 'post' = 'get',
+  S extends number = 200,
+> = paths[P][M] extends { responses: infer R } ? (S extends keyof R ? JsonBody<R[S]> : never) : never;
+
+/**
+ * `T` with the members `K` replaced by `V`. Not `Omit`: the generated objects carry an index signature (the
+ * server may add members), and `Omit` over `keyof` of such a type keeps only the index signature.
+ */
+type Replace<T, K extends PropertyKey, V> = { [P in keyof T as P extends K ? never : P]: T[P] } & V;
+
+type D = '/v1/{spaceId}';
+
+// Content (spec 2.1–2.7, 4.2).
+
+export type Entry = components['schemas']['DeliveredEntry'];
+export type Included = components['schemas']['Included'];
+export type SpaceStatus = Answer<`${D}/status`>;
+/** `{ entry, included, cv }`: by path, by id, a global. */
+export type EntryResponse = Answer<`${D}/entries/{id}`>;
+/** One page of `/entries`: `{ items, included, nextCursor, total, cv }`. */
+export type EntryPage = Answer<`${D}/entries`>;
+export type GlobalsResponse = Answer<`${D}/globals`>;
+export type SitemapResponse = Answer<`${D}/sitemap`>;
+export type SitemapItem = SitemapResponse['items'][number];
+export type RedirectsResponse = Answer<`${D}/redirects`>;
+export type Redirect = RedirectsResponse['redirects'][number];
+export type OptionListResponse = Answer<`${D}/lists/{key}`>;
+export type OptionList = OptionListResponse['list'];
+export type SearchResponse = Answer<`${D}/search`>;
+export type SearchHit = SearchResponse['items'][number];
+export type SyncPage = Answer<`${D}/sync`>;
+export type SyncChanged = SyncPage['changed'][number];
+export type SyncDeleted = SyncPage['deleted'][number];
+
+type RawTree = Answer<`${D}/tree`>;
+/** A node of `/tree`; the document leaves `children` open, docs/api.md says they are nodes of the same shape. */
+export type TreeNode = Replace<RawTree['items'][number], 'children', { children: TreeNode[] }>;
+export type TreeResponse = Replace<RawTree, 'items', { items: TreeNode[] }>;
+
+type RawMenu = Answer<`${D}/menus/{key}`>['menu'];
+/** A menu item (spec 2.5); `children` are items of the same shape, up to three levels. */
+export type MenuItem = Replace<RawMenu['items'][number], 'children', { children: MenuItem[] }>;
+export type Menu = Replace<RawMenu, 'items', { items: MenuItem[] }>;
+export type MenuResponse = { menu: Menu; cv: number };
+export type MenusResponse = { menus: Record<string, Menu>; cv: number };
+
+// Forms (spec 2.9–2.11, 2.14, 4.4).
+
+export type FormFieldType =
+  | 'text'
+  | 'textarea'
+  | 'email'
+  | 'tel'
+  | 'url'
+  | 'number'
+  | 'date'
+  | 'time'
+  | 'select'
+  | 'radio'
+  | 'checkboxes'
+  | 'checkbox'
+  | 'consent'
+  | 'hidden'
+  | 'file'
+  | 'heading'
+  | 'paragraph'
+  | 'section';
+
+/** A condition (spec 2.11): on `showIf` of a field. */
+export interface FormCondition {
+  match: 'all' | 'any';
+  rules: {
+    field: string;
+    op: 'equals' | 'notEquals' | 'in' | 'notIn' | 'filled' | 'empty' | 'greaterThan' | 'lessThan';
+    value?: string | number | boolean;
+    values?: (string | number)[];
+  }[];
+}
+
+/**
+ * A form field as delivered (spec 2.10; docs/api.md "GET /forms/<key>"): every setting as authored, texts
+ * resolved in the form's locale, shared lists copied into `options`. Settings a type does not have are absent.
+ */
+export interface FormField {
+  key: string;
+  /** Known types, or a type a newer server added. */
+  type: FormFieldType | (string & {});
+  label?: string;
+  help?: string;
+  placeholder?: string;
+  width?: 'full' | 'half';
+  required?: boolean;
+  showIf?: FormCondition;
+  options?: { value: string; label: string }[];
+  minLength?: number;
+  maxLength?: number;
+  /** Numbers: bounds; checkboxes: how many ticks. */
+  min?: number;
+  max?: number;
+  step?: number;
+  /** `YYYY-MM-DD` or `today`. */
+  minDate?: string;
+  maxDate?: string;
+  /** File fields: media types (`image/*`) and extensions (`.pdf`). */
+  accept?: string[];
+  /** File fields: bytes (at most 10 MB). */
+  maxSize?: number;
+  /** File fields: how many files (default 1, at most 10). */
+  maxFiles?: number;
+  /** Consent fields. */
+  link?: { label: string; url: string };
+  /** Hidden fields. */
+  defaultValue?: string;
+  fromQuery?: string;
+  [setting: string]: unknown;
+}
+
+type RawForm = Answer<`${D}/forms/{key}`>['form'];
+export type FormDefinition = Replace<RawForm, 'fields', { fields: FormField[] }>;
+export type FormResponse = { form: FormDefinition; cv: number };
+/** `{ ok: true, successMessage }` in the visitor's language. */
+export type SubmitResult = Answer<`${D}/forms/{key}/submissions`, 'post'>;
+/** `{ id, name, size, type }`: name `id` (`fup_…`) as the file field's value in the submission. */
+export type Upload = Answer<`${D}/forms/{key}/uploads`, 'post', 201>;
+
+/** A submitted value: text, a number, a boolean, or a list (checkboxes, several upload ids). */
+export type SubmissionValue = string | number | boolean | null | readonly (string | number)[];
+
+// Errors (spec 7).
+
+/** Codes of the error envelope the server answers (spec 7.3, docs/api.md "Errors"). */
+export type ServerErrorCode = components['schemas']['FolioError']['error']['code'];
+/** Codes the client raises itself: no answer, or an answer that is not the API's. */
+export type ClientErrorCode = 'network_error' | 'timeout' | 'aborted' | 'http_error' | 'invalid_response';
+/** Every code a `FolioApiError` may carry; a newer server's codes pass through as strings. */
+export type FolioErrorCode = ServerErrorCode | ClientErrorCode | (string & {});
+
+/** Field error codes (spec 7.4), in `details.fields`. */
+export type FieldErrorCode =
+  | 'required'
+  | 'must_be_checked'
+  | 'invalid_email'
+  | 'invalid_tel'
+  | 'invalid_url'
+  | 'invalid_number'
+  | 'invalid_date'
+  | 'invalid_time'
+  | 'invalid_option'
+  | 'invalid_type'
+  | 'too_short'
+  | 'too_few'
+  | 'too_long'
+  | 'too_many'
+  | 'too_small'
+  | 'too_large'
+  | 'invalid_step'
+  | 'file_type'
+  | 'file_too_large'
+  | 'invalid_file';
+
+export interface FieldError {
+  code: FieldErrorCode | (string & {});
+  /** English; translate by `code`. */
+  message: string;
+  /** E.g. `{ max }`, `{ min }`, `{ accept }`. */
+  params?: Record<string, unknown>;
+}
+
+/** The redirect an old path answers with its 404 (spec 7.3); `to` is null (status 410) when the page is gone. */
+export interface PathRedirect {
+  to: string | null;
+  status: number;
+}
