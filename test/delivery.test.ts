@@ -207,6 +207,10 @@ describe.each(ENGINES)('delivery on %s', (engine) => {
       const ok = await t.get(`${base}/status`, { ...token, origin: SITE_ORIGIN });
       expect(ok.status).toBe(200);
       expect(ok.headers['access-control-allow-origin']).toBe(SITE_ORIGIN);
+      // A browser script may read what the API tells it besides the body: the cv, cache layer, ETag and limits.
+      const exposed = String(ok.headers['access-control-expose-headers']).toLowerCase().split(/,\s*/);
+      for (const name of ['x-folio-cv', 'x-svc-cache', 'etag', 'retry-after', 'ratelimit-remaining'])
+        expect(exposed).toContain(name);
       const bad = await t.get(`${base}/status`, { ...token, origin: 'https://evil.example' });
       expect(bad.status).toBe(403);
       expect(bad.body.error.code).toBe('forbidden_origin');

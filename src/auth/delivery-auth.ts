@@ -94,7 +94,7 @@ function check(
     reply.header('access-control-allow-origin', token.origins.length > 0 ? origin : '*');
     reply.header(
       'access-control-expose-headers',
-      'X-Svc-Cache, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+      'X-Folio-Cv, X-Svc-Cache, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
     );
   }
   reply.header('vary', 'Origin');
