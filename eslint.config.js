@@ -243,6 +243,13 @@ export default tseslint.config(
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  {
+    // The example site: plain Node ESM, no build.
+    files: ['examples/**/*.mjs'],
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly' },
+    },
+  },
   { plugins: { layers } },
   ...LAYER_RULES.map((row) => ({
     files: row.files,
