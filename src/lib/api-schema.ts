@@ -157,15 +157,24 @@ export function pathParams(params: Record<string, string>) {
   };
 }
 
+/** Query parameters that are whole numbers wherever they appear: a cv, a page size, a tree depth, a sync's start. */
+const INTEGER_QUERY = new Set(['cv', 'limit', 'depth', 'since']);
+
 /**
- * A query string, documented only: every parameter a string, none required, anything else allowed by the schema
- * (the route answers unknown or repeated parameters with 400 `invalid_query` itself, and filters are dynamic).
+ * A query string, documented only: every parameter a string (whole numbers an integer), none required, anything
+ * else allowed by the schema (the route answers unknown, repeated or malformed parameters with 400
+ * `invalid_query` itself, and filters are dynamic).
  */
 export function queryParams(params: Record<string, string>) {
   return {
     type: 'object',
     additionalProperties: true,
-    properties: Object.fromEntries(Object.entries(params).map(([name, d]) => [name, text(d)])),
+    properties: Object.fromEntries(
+      Object.entries(params).map(([name, d]) => [
+        name,
+        INTEGER_QUERY.has(name) ? { type: 'integer', description: d } : text(d),
+      ]),
+    ),
   };
 }
 

@@ -175,7 +175,7 @@ export interface paths {
                     /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                     fields?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -337,7 +337,7 @@ export interface paths {
                     /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                     fields?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -494,7 +494,7 @@ export interface paths {
                     /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                     fields?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -646,7 +646,7 @@ export interface paths {
                     /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                     fields?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -795,7 +795,7 @@ export interface paths {
                     /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                     fields?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -1056,7 +1056,7 @@ export interface paths {
                     /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                     fields?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -1072,7 +1072,7 @@ export interface paths {
                     /** @description Up to 5 comma-separated keys of `publishedAt`, `firstPublishedAt`, `name`, `path`, `position`, `fields.<key>`; `-` descends. Default `-publishedAt`. */
                     sort?: string;
                     /** @description Page size, 1 to 100 (default 25). */
-                    limit?: string;
+                    limit?: number;
                     /** @description `nextCursor` of the previous page, unchanged, with the same other parameters. */
                     cursor?: string;
                 };
@@ -1220,7 +1220,7 @@ export interface paths {
                     /** @description A locale code of the space (default: its default locale); unknown: 400. */
                     locale?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -1228,7 +1228,7 @@ export interface paths {
                     /** @description A folder path: the tree below it (400 when not a folder). */
                     under?: string;
                     /** @description Levels, 1 to 10 (default 3). */
-                    depth?: string;
+                    depth?: number;
                 };
                 header?: never;
                 path: {
@@ -1387,7 +1387,7 @@ export interface paths {
                     /** @description A locale code of the space (default: its default locale); unknown: 400. */
                     locale?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -1543,7 +1543,7 @@ export interface paths {
                     /** @description A locale code of the space (default: its default locale); unknown: 400. */
                     locale?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -1699,11 +1699,11 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The cv of your last build (exclusive); omitted or `0`: everything visible now. Older than the kept history: 410 `cv_expired`. */
-                    since?: string;
+                    since?: number;
                     /** @description Pin the end (default: the current cv). */
-                    cv?: string;
+                    cv?: number;
                     /** @description Documents per page, 1 to 1000 (default 100); an entry counts once whatever its locales. */
-                    limit?: string;
+                    limit?: number;
                     /** @description Only this locale's entry items (default: every locale of the space). */
                     locale?: string;
                     /** @description `1`: entries in the `/entries` item shape (`entry`) in one locale, with `include` and `fields`, and `included`. */
@@ -1891,9 +1891,9 @@ export interface paths {
                     /** @description Only entries of this page or collection type. */
                     type?: string;
                     /** @description 1 to 20 (default 10). */
-                    limit?: string;
+                    limit?: number;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
                     include?: string;
                     /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
@@ -2049,7 +2049,7 @@ export interface paths {
                     /** @description A locale code of the space (default: its default locale); unknown: 400. */
                     locale?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                 };
                 header?: never;
                 path: {
@@ -2538,7 +2538,7 @@ export interface paths {
                     /** @description A locale code of the space (default: its default locale); unknown: 400. */
                     locale?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -2707,7 +2707,7 @@ export interface paths {
                     /** @description A locale code of the space (default: its default locale); unknown: 400. */
                     locale?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                     /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
                     draft?: string;
                     /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
@@ -2879,7 +2879,7 @@ export interface paths {
                     /** @description A locale code of the space (default: its default locale); unknown: 400. */
                     locale?: string;
                     /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: string;
+                    cv?: number;
                 };
                 header?: never;
                 path: {
