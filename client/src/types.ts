@@ -2,6 +2,7 @@
 // (src/generated/api.ts), made precise where the document is loose on purpose (recursive trees and menus, form
 // fields, field errors): there they follow docs/api.md.
 
+import type { Condition as FormCondition, FieldType as FormFieldType } from '../../src/forms/rules/index.js';
 import type { components, paths } from './generated/api.js';
 
 type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
@@ -56,36 +57,9 @@ export type MenusResponse = { menus: Record<string, Menu>; cv: number };
 
 // Forms (spec 2.9–2.11, 2.14, 4.4).
 
-export type FormFieldType =
-  | 'text'
-  | 'textarea'
-  | 'email'
-  | 'tel'
-  | 'url'
-  | 'number'
-  | 'date'
-  | 'time'
-  | 'select'
-  | 'radio'
-  | 'checkboxes'
-  | 'checkbox'
-  | 'consent'
-  | 'hidden'
-  | 'file'
-  | 'heading'
-  | 'paragraph'
-  | 'section';
-
-/** A condition (spec 2.11): on `showIf` of a field. */
-export interface FormCondition {
-  match: 'all' | 'any';
-  rules: {
-    field: string;
-    op: 'equals' | 'notEquals' | 'in' | 'notIn' | 'filled' | 'empty' | 'greaterThan' | 'lessThan';
-    value?: string | number | boolean;
-    values?: (string | number)[];
-  }[];
-}
+// Field types and conditions are the form rules' own (src/forms/rules, shared with the server; types only, so
+// nothing of it is bundled here).
+export type { FieldType as FormFieldType, Condition as FormCondition } from '../../src/forms/rules/index.js';
 
 /**
  * A form field as delivered (spec 2.10; docs/api.md "GET /forms/<key>"): every setting as authored, texts

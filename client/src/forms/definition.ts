@@ -2,10 +2,9 @@
 // the page, and sites may fetch it themselves: parseDeliveredForm checks that JSON and rebuilds a typed value from
 // the members it knows (STYLE rule 13: parse, don't cast), so nothing unexpected reaches the rules or the DOM.
 
-import { FIELD_TYPES } from '../../../src/forms/rules/index.js';
+import { CONDITION_OPS, FIELD_TYPES } from '../../../src/forms/rules/index.js';
 import type {
   Condition,
-  ConditionOp,
   ConditionRule,
   FieldType,
   FormOption,
@@ -21,16 +20,6 @@ export class DefinitionError extends Error {
 type Json = Readonly<Record<string, unknown>>;
 
 const STATUSES = ['scheduled', 'open', 'closed', 'full'] as const;
-const OPS: readonly ConditionOp[] = [
-  'equals',
-  'notEquals',
-  'in',
-  'notIn',
-  'filled',
-  'empty',
-  'greaterThan',
-  'lessThan',
-];
 
 function fail(path: string, what: string): never {
   throw new DefinitionError(`form definition: ${path} ${what}`);
@@ -86,7 +75,10 @@ function scalar(v: unknown, path: string): string | number {
 
 function rule(value: unknown, path: string): ConditionRule {
   const o = object(value, path);
-  const out: ConditionRule = { field: str(o, 'field', path), op: oneOf(get(o, 'op'), OPS, `${path}.op`) };
+  const out: ConditionRule = {
+    field: str(o, 'field', path),
+    op: oneOf(get(o, 'op'), CONDITION_OPS, `${path}.op`),
+  };
   const v = get(o, 'value');
   if (v !== undefined) out.value = typeof v === 'boolean' ? v : scalar(v, `${path}.value`);
   const vs = get(o, 'values');

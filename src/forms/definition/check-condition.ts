@@ -2,20 +2,10 @@
 // (spec 2.12 notifyRules).
 
 import type { ConditionOp, FieldType } from '../rules/types.js';
-import { isSubmittedType } from '../rules/types.js';
+import { CONDITION_OPS, isSubmittedType } from '../rules/types.js';
 import type { Issues } from './issues.js';
 import { at, isObject } from './issues.js';
 
-const OPS: readonly ConditionOp[] = [
-  'equals',
-  'notEquals',
-  'in',
-  'notIn',
-  'filled',
-  'empty',
-  'greaterThan',
-  'lessThan',
-];
 const CONDITION_KEYS = new Set(['match', 'rules']);
 const RULE_KEYS = new Set(['field', 'op', 'value', 'values']);
 
@@ -68,8 +58,11 @@ function checkRule(
   if (key !== undefined) checkReference(issues, key, at(path, 'field'), fields, before);
 
   const op = rule['op'];
-  if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) {
-    issues.add(at(path, 'op'), `unknown op ${JSON.stringify(op)} (expected one of ${OPS.join(', ')})`);
+  if (typeof op !== 'string' || !(CONDITION_OPS as readonly string[]).includes(op)) {
+    issues.add(
+      at(path, 'op'),
+      `unknown op ${JSON.stringify(op)} (expected one of ${CONDITION_OPS.join(', ')})`,
+    );
     return;
   }
   checkOperand(issues, rule, path, op as ConditionOp);

@@ -14,6 +14,7 @@ export type {
 } from './types.js';
 export {
   CHOICE_TYPES,
+  CONDITION_OPS,
   DEFAULT_HONEYPOT,
   FIELD_TYPES,
   NON_SUBMITTED_TYPES,

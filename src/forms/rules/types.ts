@@ -31,6 +31,18 @@ export interface FormOption {
 export type ConditionOp =
   'equals' | 'notEquals' | 'in' | 'notIn' | 'filled' | 'empty' | 'greaterThan' | 'lessThan';
 
+/** Every condition operator, for the checks of authored and delivered definitions. */
+export const CONDITION_OPS: readonly ConditionOp[] = [
+  'equals',
+  'notEquals',
+  'in',
+  'notIn',
+  'filled',
+  'empty',
+  'greaterThan',
+  'lessThan',
+];
+
 /** spec 2.11: one rule of a `showIf` (or a notification rule's `when`). */
 export interface ConditionRule {
   field: string;
