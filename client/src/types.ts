@@ -2,7 +2,11 @@
 // (src/generated/api.ts), made precise where the document is loose on purpose (recursive trees and menus, form
 // fields, field errors): there they follow docs/api.md.
 
-import type { Condition as FormCondition, FieldType as FormFieldType } from '../../src/forms/rules/index.js';
+import type {
+  Condition as FormCondition,
+  FieldErrorCode,
+  FieldType as FormFieldType,
+} from '../../src/forms/rules/index.js';
 import type { components, paths } from './generated/api.js';
 
 type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
@@ -119,28 +123,8 @@ export type ClientErrorCode = 'network_error' | 'timeout' | 'aborted' | 'http_er
 /** Every code a `FolioApiError` may carry; a newer server's codes pass through as strings. */
 export type FolioErrorCode = ServerErrorCode | ClientErrorCode | (string & {});
 
-/** Field error codes (spec 7.4), in `details.fields`. */
-export type FieldErrorCode =
-  | 'required'
-  | 'must_be_checked'
-  | 'invalid_email'
-  | 'invalid_tel'
-  | 'invalid_url'
-  | 'invalid_number'
-  | 'invalid_date'
-  | 'invalid_time'
-  | 'invalid_option'
-  | 'invalid_type'
-  | 'too_short'
-  | 'too_few'
-  | 'too_long'
-  | 'too_many'
-  | 'too_small'
-  | 'too_large'
-  | 'invalid_step'
-  | 'file_type'
-  | 'file_too_large'
-  | 'invalid_file';
+/** Field error codes (spec 7.4), in `details.fields`: the form rules' own list. */
+export type { FieldErrorCode } from '../../src/forms/rules/index.js';
 
 export interface FieldError {
   code: FieldErrorCode | (string & {});
