@@ -3,12 +3,7 @@
 // the members it knows (STYLE rule 13: parse, don't cast), so nothing unexpected reaches the rules or the DOM.
 
 import { CONDITION_OPS, FIELD_TYPES } from '../../../src/forms/rules/index.js';
-import type {
-  Condition,
-  ConditionRule,
-  FieldType,
-  FormOption,
-} from '../../../src/forms/rules/index.js';
+import type { Condition, ConditionRule, FieldType, FormOption } from '../../../src/forms/rules/index.js';
 import type { DeliveredField, DeliveredForm } from '../../../src/forms/definition/deliver.js';
 
 export type { DeliveredField, DeliveredForm };
