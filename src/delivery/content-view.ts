@@ -7,7 +7,8 @@ import { computePaths } from '../content/paths.js';
 import { pathKey } from '../lib/path-key.js';
 import type { SpaceRow } from '../store/spaces-repo.js';
 import { listAssets, listDocs, listEntries, listTypes, type EntryRow } from '../store/authoring-repo.js';
-import { readDocsAt, readEntriesAt, readEntriesOfTypesAt, readEntryIdByPathAt } from '../store/log-repo.js';
+import { readEntriesAtCached } from '../store/entry-version-cache.js';
+import { readDocsAt, readEntriesOfTypesAt, readEntryIdByPathAt } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
 
 /** What delivery reads: the published log at one cv, or (preview tokens) drafts or a release. */
@@ -15,7 +16,14 @@ export interface ContentView {
   readonly mode: 'published' | 'draft' | 'release';
   readonly cv: number;
   types(): Promise<TypeMap>;
-  entries(ids: readonly string[]): Promise<Map<string, EntrySnapshot>>;
+  /**
+   * `versions`: the `cv_from` of some of them where the caller read it with the ids (a list page): the published
+   * view then takes those from the entry cache without asking the store which versions it sees.
+   */
+  entries(
+    ids: readonly string[],
+    versions?: ReadonlyMap<string, number>,
+  ): Promise<Map<string, EntrySnapshot>>;
   entryIdByPath(locale: string, path: string): Promise<string | null>;
   entriesOfTypes(types: readonly string[]): Promise<EntrySnapshot[]>;
   assets(ids: readonly string[]): Promise<Map<string, AssetDoc>>;
@@ -53,8 +61,8 @@ export class PublishedView implements ContentView {
   types(): Promise<TypeMap> {
     return publishedTypes(this.store, this.spaceId, this.cv);
   }
-  entries(ids: readonly string[]) {
-    return readEntriesAt(this.store, this.spaceId, ids, this.cv);
+  entries(ids: readonly string[], versions?: ReadonlyMap<string, number>) {
+    return readEntriesAtCached(this.store, this.spaceId, ids, this.cv, versions);
   }
   entryIdByPath(locale: string, path: string) {
     return readEntryIdByPathAt(this.store, this.spaceId, locale, path, this.cv);

@@ -18,6 +18,7 @@ import { redirectRoutes } from '../redirects/routes.js';
 import { embedderFor } from '../search/embedder.js';
 import { searchRoutes } from '../search/routes.js';
 import { syncRoutes } from '../sync/routes.js';
+import { setEntryCacheBytes } from '../store/entry-version-cache.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
 import { clientErrorHandler } from './client-errors.js';
@@ -40,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerErrorHandlers(app);
+  setEntryCacheBytes(deps.store, deps.config.entryCacheMb * 1024 * 1024);
   // Before any route: the OpenAPI document collects routes as they are added (GET /v1/openapi.json).
   await registerOpenApi(app, deps.config);
   const services: AppServices = {

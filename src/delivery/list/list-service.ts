@@ -111,7 +111,7 @@ export async function listEntries(
   const plan = listPlan(q, types, { spaceId, cv, locale: scope.params.locale, under, after });
 
   let total: number;
-  let rows: { entryId: string; after: Scalar[] }[];
+  let rows: { entryId: string; after: Scalar[]; cvFrom?: number | null }[];
   if (published) {
     const cache = totalCache(deps.store);
     const key = `${spaceId}\n${cv}\n${q.selection}`;
@@ -134,7 +134,12 @@ export async function listEntries(
     rows.length > q.limit && last
       ? signCursor(deps.cursorKey, { cv, query: bound, after: last.after })
       : null;
-  const found = await scope.view.entries(page.map((r) => r.entryId));
+  const versions = new Map<string, number>();
+  for (const r of page) if (typeof r.cvFrom === 'number') versions.set(r.entryId, r.cvFrom);
+  const found = await scope.view.entries(
+    page.map((r) => r.entryId),
+    versions,
+  );
   const roots = page.flatMap((r) => {
     const s: EntrySnapshot | undefined = found.get(r.entryId);
     return s ? [s] : [];

@@ -1,0 +1,131 @@
+import { type SqlBool, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { EntrySnapshot } from '../content/model.js';
+import { visibleAt } from './log-repo.js';
+import type { Store } from './open-store.js';
+
+/**
+ * Parsed published entry versions, shared by every delivery request of a process (issue 17).
+ *
+ * A version of the published log, `(space, entry, cv_from)`, never changes once committed: a publish closes it
+ * and opens a new one, and cvs only rise (an import with `--replace` continues the numbering). So a parsed
+ * document can be reused by every request at any cv that sees that version. The cache keeps the most recently
+ * read version of each entry; a read names the versions it holds, and the store sends the document only of the
+ * others (`case … then null else doc`): one query as before, with no document transfer and no JSON parse for
+ * the cached ones. A list page knows the versions from its own query (`known`) and needs no query at all.
+ *
+ * Cached snapshots are frozen, deeply: they are shared between concurrent requests, and a renderer that
+ * modified one would corrupt every later response (a test would see the TypeError instead).
+ */
+
+/** Default budget in bytes of document text (ENTRY_CACHE_MB); the parsed objects take roughly 2–3 times that. */
+export const DEFAULT_ENTRY_CACHE_BYTES = 64 * 1024 * 1024;
+
+interface Version {
+  cvFrom: number;
+  snapshot: EntrySnapshot;
+}
+type Versions = LRUCache<string, Version>;
+
+// One cache per opened store; `null` when ENTRY_CACHE_MB is 0.
+const caches = new WeakMap<Store, Versions | null>();
+
+// Sized by the document's JSON text (every `set` passes it), measured when it is read from the store.
+const newCache = (maxBytes: number): Versions | null =>
+  maxBytes > 0 ? new LRUCache<string, Version>({ maxSize: maxBytes }) : null;
+
+function cacheOf(store: Store): Versions | null {
+  let cache = caches.get(store);
+  if (cache === undefined) caches.set(store, (cache = newCache(DEFAULT_ENTRY_CACHE_BYTES)));
+  return cache;
+}
+
+/** Sets the byte budget of a store's entry cache (the app does this from ENTRY_CACHE_MB); 0 turns it off. */
+export function setEntryCacheBytes(store: Store, maxBytes: number): void {
+  caches.set(store, newCache(maxBytes));
+}
+
+const entryKey = (spaceId: string, entryId: string) => `${spaceId}\n${entryId}`;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * The published entries `ids` of a space at `cv`, by id, as `readEntriesAt` answers them: one query, which
+ * carries the documents only of versions the cache does not hold.
+ *
+ * `known`: the visible version's `cv_from` of some ids, as the caller read it at `cv` (a list page reads it from
+ * the list tables, which a publish writes in the same transaction as the log). Those the cache holds need no
+ * query; a hint that names another version than the cached one is only a miss.
+ */
+export async function readEntriesAtCached(
+  store: Store,
+  spaceId: string,
+  ids: readonly string[],
+  cv: number,
+  known?: ReadonlyMap<string, number>,
+): Promise<Map<string, EntrySnapshot>> {
+  const out = new Map<string, EntrySnapshot>();
+  if (ids.length === 0) return out;
+  const versions = cacheOf(store);
+  // What this read holds, taken now: another request may replace an entry's cached version meanwhile.
+  const held = new Map<string, Version>();
+  const ask: string[] = [];
+  for (const id of ids) {
+    const cached = versions?.get(entryKey(spaceId, id));
+    if (cached && known?.get(id) === cached.cvFrom) out.set(id, cached.snapshot);
+    else {
+      ask.push(id);
+      if (cached) held.set(id, cached);
+    }
+  }
+  if (ask.length === 0) return out;
+  // Every id asked names the version it holds (-1: none), so the statement's text depends only on how many
+  // ids there are, and stays one prepared statement per count.
+  const heldVersion = ask.map(
+    (id) => sql<SqlBool>`(entry_id = ${id} and cv_from = ${held.get(id)?.cvFrom ?? -1})`,
+  );
+  const doc = store.dialect.jsonText('doc');
+  const rows = await store.db
+    .selectFrom('entry_versions')
+    .select([
+      'entry_id',
+      'cv_from',
+      (versions === null
+        ? doc
+        : sql<string | null>`case when ${sql.join(heldVersion, sql` or `)} then null else ${doc} end`
+      ).as('doc'),
+    ])
+    .where('space_id', '=', spaceId)
+    .where('entry_id', 'in', ask)
+    .where(visibleAt(cv))
+    .execute();
+  for (const row of rows) {
+    const cvFrom = Number(row.cv_from);
+    const mine = held.get(row.entry_id);
+    if (row.doc === null) {
+      // The store saw the held version (the CASE above): it is the one visible at cv.
+      if (mine && mine.cvFrom === cvFrom) out.set(row.entry_id, mine.snapshot);
+      continue;
+    }
+    // The document as text on both engines (jsonText): its length sizes the cache entry.
+    const snapshot = JSON.parse(row.doc) as EntrySnapshot;
+    // The newest version read stays: a pinned read of an older cv does not push out what current reads use.
+    if (versions && (mine === undefined || mine.cvFrom < cvFrom)) {
+      versions.set(
+        entryKey(spaceId, row.entry_id),
+        { cvFrom, snapshot: deepFreeze(snapshot) },
+        {
+          size: Math.max(1, row.doc.length),
+        },
+      );
+    }
+    out.set(row.entry_id, snapshot);
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+import type { KyselyPlugin } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEntriesAtCached, setEntryCacheBytes } from '../src/store/entry-version-cache.js';
+import { readEntriesAt } from '../src/store/log-repo.js';
+import type { Store } from '../src/store/open-store.js';
+import { getSpace } from '../src/store/spaces-repo.js';
+import { ENGINES } from './helpers/engines.js';
+import { type ManagementApp, openManagementApp } from './helpers/management.js';
+
+// The entry cache (issue 17) hands out parsed published versions shared by every request: these tests check it
+// never answers another version than the store would, at the current cv and at pinned ones.
+describe.each(ENGINES)('entry version cache (%s)', (engine) => {
+  let t: ManagementApp;
+  const ids = ['ent_home', 'ent_post', 'ent_alice', 'ent_bob', 'ent_draftonly', 'ent_nope'];
+  const cvNow = async () => (await getSpace(t.store, 'spc_test'))?.cv ?? 0;
+
+  beforeAll(async () => {
+    t = await openManagementApp(engine);
+  });
+  afterAll(async () => t.close());
+
+  it('answers exactly what the store answers, and the second read shares the parsed document', async () => {
+    const cv = await cvNow();
+    const first = await readEntriesAtCached(t.store, 'spc_test', ids, cv);
+    expect(first).toEqual(await readEntriesAt(t.store, 'spc_test', ids, cv));
+    expect([...first.keys()].sort()).toEqual(['ent_alice', 'ent_bob', 'ent_home', 'ent_post']);
+    const second = await readEntriesAtCached(t.store, 'spc_test', ids, cv);
+    expect(second.get('ent_post')).toBe(first.get('ent_post'));
+  });
+
+  it('freezes what it shares, deeply: a renderer that changed a document would throw, not corrupt it', async () => {
+    const cv = await cvNow();
+    const post = (await readEntriesAtCached(t.store, 'spc_test', ['ent_post'], cv)).get('ent_post');
+    if (!post) throw new Error('ent_post missing');
+    expect(Object.isFrozen(post)).toBe(true);
+    expect(Object.isFrozen(post.fields)).toBe(true);
+    expect(() => {
+      (post.tags as string[]).push('x');
+    }).toThrow(TypeError);
+  });
+
+  it('follows a publish, and a pinned cv keeps its own version', async () => {
+    const before = await cvNow();
+    const old = (await readEntriesAtCached(t.store, 'spc_test', ['ent_post'], before)).get('ent_post');
+    expect(old?.name).toBe('Hello');
+    expect((await t.api('PATCH', '/entries/ent_post', { name: 'Hello again' })).status).toBe(200);
+    expect((await t.api('POST', '/entries/ent_post/publish')).status).toBe(200);
+    const after = await cvNow();
+    expect(after).toBeGreaterThan(before);
+    const now = (await readEntriesAtCached(t.store, 'spc_test', ['ent_post'], after)).get('ent_post');
+    expect(now?.name).toBe('Hello again');
+    // The pinned cv reads its own version from the store; the cache keeps the newer one current reads use.
+    const pinned = (await readEntriesAtCached(t.store, 'spc_test', ['ent_post'], before)).get('ent_post');
+    expect(pinned).toEqual(old);
+    expect(pinned?.name).toBe('Hello');
+    expect((await readEntriesAtCached(t.store, 'spc_test', ['ent_post'], after)).get('ent_post')).toBe(now);
+    // Over HTTP too: the current read and a pinned one.
+    expect((await t.get('/entries/ent_post')).body.entry.name).toBe('Hello again');
+    expect((await t.get(`/entries/ent_post?cv=${before}`)).body.entry.name).toBe('Hello');
+  });
+
+  it('takes a hinted version from the cache without a query; a hint naming no cached version is read', async () => {
+    // The same store, its queries counted (a Kysely plugin sees every query before it runs).
+    let queries = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        queries++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const store: Store = { ...t.store, db: t.store.db.withPlugin(counting) };
+    const cv = await cvNow();
+    const read = await readEntriesAtCached(store, 'spc_test', ['ent_alice', 'ent_bob'], cv);
+    expect(queries).toBe(1);
+    const rows = await t.store.db
+      .selectFrom('entry_versions')
+      .select(['entry_id', 'cv_from'])
+      .where('space_id', '=', 'spc_test')
+      .where('entry_id', 'in', ['ent_alice', 'ent_bob'])
+      .where('cv_to', 'is', null)
+      .execute();
+    const hints = new Map(rows.map((r) => [r.entry_id, Number(r.cv_from)]));
+    queries = 0;
+    const hinted = await readEntriesAtCached(store, 'spc_test', ['ent_alice', 'ent_bob'], cv, hints);
+    expect(queries).toBe(0);
+    expect(hinted.get('ent_alice')).toBe(read.get('ent_alice'));
+    // Unhinted and cached: one query, which sends no document (the CASE names the held versions).
+    const again = await readEntriesAtCached(store, 'spc_test', ['ent_alice', 'ent_bob'], cv);
+    expect(queries).toBe(1);
+    expect(again.get('ent_bob')).toBe(read.get('ent_bob'));
+    // A version that does not exist: a miss, answered by the store.
+    const fallback = await readEntriesAtCached(
+      store,
+      'spc_test',
+      ['ent_bob'],
+      cv,
+      new Map([['ent_bob', 999_999]]),
+    );
+    expect(fallback.get('ent_bob')).toBe(read.get('ent_bob'));
+    expect(queries).toBe(2);
+  });
+
+  it('serves lists from hinted versions with the current content after a publish', async () => {
+    expect((await t.api('PATCH', '/entries/ent_bob', { name: 'Robert' })).status).toBe(200);
+    expect((await t.api('POST', '/entries/ent_bob/publish')).status).toBe(200);
+    const list = await t.get('/entries?type=author&sort=name');
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((e: { name: string }) => e.name)).toEqual(['Alice', 'Robert']);
+  });
+
+  it('is off with a budget of 0, and an entry over the budget is read but not kept', async () => {
+    const cv = await cvNow();
+    setEntryCacheBytes(t.store, 0);
+    const a = await readEntriesAtCached(t.store, 'spc_test', ['ent_home'], cv);
+    const b = await readEntriesAtCached(t.store, 'spc_test', ['ent_home'], cv);
+    expect(a.get('ent_home')).toEqual(b.get('ent_home'));
+    expect(a.get('ent_home')).not.toBe(b.get('ent_home'));
+    expect(Object.isFrozen(a.get('ent_home'))).toBe(false);
+    setEntryCacheBytes(t.store, 64);
+    const c = await readEntriesAtCached(t.store, 'spc_test', ['ent_home'], cv);
+    const d = await readEntriesAtCached(t.store, 'spc_test', ['ent_home'], cv);
+    expect(c.get('ent_home')?.id).toBe('ent_home');
+    expect(c.get('ent_home')).not.toBe(d.get('ent_home'));
+    setEntryCacheBytes(t.store, 1024 * 1024);
+  });
+});
