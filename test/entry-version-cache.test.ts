@@ -109,6 +109,14 @@ describe.each(ENGINES)('entry version cache (%s)', (engine) => {
     expect(list.body.items.map((e: { name: string }) => e.name)).toEqual(['Alice', 'Robert']);
   });
 
+  it('reads thousands of ids in chunks, the cached ones among them, as the store answers them', async () => {
+    const cv = await cvNow();
+    const many = [...Array.from({ length: 2500 }, (_, i) => `ent_x${i}`), ...ids];
+    const read = await readEntriesAtCached(t.store, 'spc_test', many, cv);
+    expect(read).toEqual(await readEntriesAt(t.store, 'spc_test', many, cv));
+    expect(read.size).toBe(4);
+  });
+
   it('is off with a budget of 0, and an entry over the budget is read but not kept', async () => {
     const cv = await cvNow();
     setEntryCacheBytes(t.store, 0);

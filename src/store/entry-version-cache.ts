@@ -1,4 +1,4 @@
-import { type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot } from '../content/model.js';
 import { visibleAt } from './log-repo.js';
@@ -85,47 +85,55 @@ export async function readEntriesAtCached(
     }
   }
   if (ask.length === 0) return out;
-  // Every id asked names the version it holds (-1: none), so the statement's text depends only on how many
-  // ids there are, and stays one prepared statement per count.
-  const heldVersion = ask.map(
-    (id) => sql<SqlBool>`(entry_id = ${id} and cv_from = ${held.get(id)?.cvFrom ?? -1})`,
-  );
+  for (let i = 0; i < ask.length; i += CHUNK) {
+    const chunk = ask.slice(i, i + CHUNK);
+    for (const row of await readChunk(store, spaceId, chunk, cv, held, versions !== null)) {
+      const cvFrom = Number(row.cv_from);
+      const mine = held.get(row.entry_id);
+      if (row.doc === null) {
+        // The store saw the held version (the CASE in readChunk): it is the one visible at cv.
+        if (mine && mine.cvFrom === cvFrom) out.set(row.entry_id, mine.snapshot);
+        continue;
+      }
+      // The document as text on both engines (jsonText): its length sizes the cache entry.
+      const snapshot = JSON.parse(row.doc) as EntrySnapshot;
+      // The newest version read stays: a pinned read of an older cv does not push out what current reads use.
+      if (versions && (mine === undefined || mine.cvFrom < cvFrom)) {
+        const size = Math.max(1, row.doc.length);
+        versions.set(entryKey(spaceId, row.entry_id), { cvFrom, snapshot: deepFreeze(snapshot) }, { size });
+      }
+      out.set(row.entry_id, snapshot);
+    }
+  }
+  return out;
+}
+
+/** Ids per statement: three parameters each, well inside both engines' limits (SQLite 32,766). */
+const CHUNK = 1000;
+
+function readChunk(
+  store: Store,
+  spaceId: string,
+  ids: readonly string[],
+  cv: number,
+  held: ReadonlyMap<string, Version>,
+  cached: boolean,
+) {
   const doc = store.dialect.jsonText('doc');
-  const rows = await store.db
+  // Every id names the version held for it (-1: none), so the statement's text depends only on how many ids
+  // there are (one prepared statement per count). One flat CASE, not a chain of ORs: SQLite bounds the depth of
+  // an expression tree (1,000).
+  const whens = ids.map((id) => sql`when ${id} then ${held.get(id)?.cvFrom ?? -1}`);
+  const heldCv = sql<number>`case entry_id ${sql.join(whens, sql` `)} else -1 end`;
+  return store.db
     .selectFrom('entry_versions')
     .select([
       'entry_id',
       'cv_from',
-      (versions === null
-        ? doc
-        : sql<string | null>`case when ${sql.join(heldVersion, sql` or `)} then null else ${doc} end`
-      ).as('doc'),
+      (cached ? sql<string | null>`case when cv_from = ${heldCv} then null else ${doc} end` : doc).as('doc'),
     ])
     .where('space_id', '=', spaceId)
-    .where('entry_id', 'in', ask)
+    .where('entry_id', 'in', ids)
     .where(visibleAt(cv))
     .execute();
-  for (const row of rows) {
-    const cvFrom = Number(row.cv_from);
-    const mine = held.get(row.entry_id);
-    if (row.doc === null) {
-      // The store saw the held version (the CASE above): it is the one visible at cv.
-      if (mine && mine.cvFrom === cvFrom) out.set(row.entry_id, mine.snapshot);
-      continue;
-    }
-    // The document as text on both engines (jsonText): its length sizes the cache entry.
-    const snapshot = JSON.parse(row.doc) as EntrySnapshot;
-    // The newest version read stays: a pinned read of an older cv does not push out what current reads use.
-    if (versions && (mine === undefined || mine.cvFrom < cvFrom)) {
-      versions.set(
-        entryKey(spaceId, row.entry_id),
-        { cvFrom, snapshot: deepFreeze(snapshot) },
-        {
-          size: Math.max(1, row.doc.length),
-        },
-      );
-    }
-    out.set(row.entry_id, snapshot);
-  }
-  return out;
 }
