@@ -67,7 +67,7 @@ describe('the include cap, on a generated graph (resolveEntries)', () => {
       cv: 1,
       types: async () => new Map([['item', itemType]]),
       entries: async (wanted) => new Map(wanted.flatMap((id) => (all.has(id) ? [[id, all.get(id)!]] : []))),
-      entryIdByPath: async () => null,
+      entryAtPath: async () => null,
       entriesOfTypes: async () => [...all.values()],
       assets: async () => new Map(),
       forms: async () => new Map(),

@@ -6,9 +6,9 @@ import {
   putEntryVersion,
   readDocsAt,
   readEntriesAt,
-  readEntryIdByPathAt,
   pruneBefore,
 } from '../src/store/log-repo.js';
+import { readEntriesAtCached, readEntryAtPathCached } from '../src/store/entry-version-cache.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { withPublish } from '../src/content/publish-log.js';
 import { getSpace } from '../src/store/spaces-repo.js';
@@ -94,10 +94,19 @@ describe.each(ENGINES)('store contract on %s', (engine) => {
       'two',
       undefined,
     ]);
-    expect(await readEntryIdByPathAt(env.store, 'spc_a', 'en', '/one', v1)).toBe('ent_1');
-    expect(await readEntryIdByPathAt(env.store, 'spc_a', 'en', '/one', v2)).toBeNull();
-    expect(await readEntryIdByPathAt(env.store, 'spc_a', 'en', '/two/', v2)).toBe('ent_1');
-    expect(await readEntryIdByPathAt(env.store, 'spc_a', 'en', '/two', v3)).toBeNull();
+    // The entry cache answers as the log does, at every cv, read in any order (cached versions included).
+    for (const cv of [v2, v1, v3, v1 - 1, v2])
+      expect((await readEntriesAtCached(env.store, 'spc_a', ['ent_1'], cv)).get('ent_1')?.fields.title).toBe(
+        await title(cv),
+      );
+    const atPath = async (path: string, cv: number) =>
+      (await readEntryAtPathCached(env.store, 'spc_a', 'en', path, cv))?.fields.title ?? null;
+    expect(await atPath('/one', v1)).toBe('one');
+    expect(await atPath('/one', v2)).toBeNull();
+    expect(await atPath('/two/', v2)).toBe('two');
+    expect(await atPath('/TWO', v2)).toBe('two');
+    expect(await atPath('/one', v1)).toBe('one');
+    expect(await atPath('/two', v3)).toBeNull();
   });
 
   it('replaces a version written twice in one publish', async () => {

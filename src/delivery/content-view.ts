@@ -7,8 +7,8 @@ import { computePaths } from '../content/paths.js';
 import { pathKey } from '../lib/path-key.js';
 import type { SpaceRow } from '../store/spaces-repo.js';
 import { listAssets, listDocs, listEntries, listTypes, type EntryRow } from '../store/authoring-repo.js';
-import { readEntriesAtCached } from '../store/entry-version-cache.js';
-import { readDocsAt, readEntriesOfTypesAt, readEntryIdByPathAt } from '../store/log-repo.js';
+import { readEntriesAtCached, readEntryAtPathCached } from '../store/entry-version-cache.js';
+import { readDocsAt, readEntriesOfTypesAt } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
 
 /** What delivery reads: the published log at one cv, or (preview tokens) drafts or a release. */
@@ -24,7 +24,8 @@ export interface ContentView {
     ids: readonly string[],
     versions?: ReadonlyMap<string, number>,
   ): Promise<Map<string, EntrySnapshot>>;
-  entryIdByPath(locale: string, path: string): Promise<string | null>;
+  /** The entry on a page path in a locale (by-path delivery), or null. */
+  entryAtPath(locale: string, path: string): Promise<EntrySnapshot | null>;
   entriesOfTypes(types: readonly string[]): Promise<EntrySnapshot[]>;
   assets(ids: readonly string[]): Promise<Map<string, AssetDoc>>;
   /** Forms named by form fields, delivered in `chain`'s locale (spec 2.9); deleted forms are absent. */
@@ -64,8 +65,8 @@ export class PublishedView implements ContentView {
   entries(ids: readonly string[], versions?: ReadonlyMap<string, number>) {
     return readEntriesAtCached(this.store, this.spaceId, ids, this.cv, versions);
   }
-  entryIdByPath(locale: string, path: string) {
-    return readEntryIdByPathAt(this.store, this.spaceId, locale, path, this.cv);
+  entryAtPath(locale: string, path: string) {
+    return readEntryAtPathCached(this.store, this.spaceId, locale, path, this.cv);
   }
   entriesOfTypes(types: readonly string[]) {
     return readEntriesOfTypesAt(this.store, this.spaceId, types, this.cv);
@@ -157,8 +158,9 @@ export class AuthoringView implements ContentView {
     }
     return out;
   }
-  async entryIdByPath(locale: string, path: string) {
-    return (await this.load()).paths.get(`${locale} ${pathKey(path)}`) ?? null;
+  async entryAtPath(locale: string, path: string) {
+    const { paths, snapshots } = await this.load();
+    return snapshots.get(paths.get(`${locale} ${pathKey(path)}`) ?? '') ?? null;
   }
   async entriesOfTypes(types: readonly string[]) {
     const { snapshots } = await this.load();

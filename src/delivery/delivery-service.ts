@@ -1,6 +1,6 @@
 import { type Crop, cropParam, cropSignature } from '../assets/crop.js';
 import { spaceDirectoryOf } from '../cluster/space-directory.js';
-import type { AssetDoc } from '../content/model.js';
+import type { AssetDoc, EntrySnapshot } from '../content/model.js';
 import { redirectForPath } from '../redirects/resolve-redirects.js';
 import type { AppServices } from '../app/services.js';
 import { FolioError, invalidQuery, notFound } from '../errors/errors.js';
@@ -90,6 +90,10 @@ async function deliver(deps: DeliveryDeps, scope: Scope, ids: string[]) {
     const s = found.get(id);
     return s ? [s] : [];
   });
+  return deliverRoots(deps, scope, roots);
+}
+
+function deliverRoots(deps: DeliveryDeps, scope: Scope, roots: readonly EntrySnapshot[]) {
   return resolveEntries(scope.view, roots, {
     locale: scope.params.locale,
     chain: scope.params.chain,
@@ -106,8 +110,8 @@ export interface EntryResponse {
 }
 
 export async function entryByPath(deps: DeliveryDeps, scope: Scope, path: string): Promise<EntryResponse> {
-  const id = await scope.view.entryIdByPath(scope.params.locale, path);
-  const result = id ? await deliver(deps, scope, [id]) : null;
+  const found = await scope.view.entryAtPath(scope.params.locale, path);
+  const result = found ? await deliverRoots(deps, scope, [found]) : null;
   const entry = result?.entries[0];
   if (!result || !entry) {
     const message = `No entry at path "${path}" in locale "${scope.params.locale}".`;

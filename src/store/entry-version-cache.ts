@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot } from '../content/model.js';
+import { pathKey } from '../lib/path-key.js';
 import { visibleAt } from './log-repo.js';
 import type { Store } from './open-store.js';
 
@@ -136,4 +137,35 @@ function readChunk(
     .where('entry_id', 'in', ids)
     .where(visibleAt(cv))
     .execute();
+}
+
+/**
+ * The published entry on `path` in `locale` at `cv` (by-path delivery), path and document in one statement: a cold
+ * read costs one round trip instead of two. The parsed document is taken from the cache when it holds that version.
+ */
+export async function readEntryAtPathCached(
+  store: Store,
+  spaceId: string,
+  locale: string,
+  path: string,
+  cv: number,
+): Promise<EntrySnapshot | null> {
+  const { rows } = await sql<{ entry_id: string; cv_from: number | string; doc: string }>`
+    select v.entry_id, v.cv_from, ${store.dialect.jsonText('v.doc')} as doc
+    from entry_paths p join entry_versions v on v.space_id = p.space_id and v.entry_id = p.entry_id
+      and v.cv_from <= ${cv} and (v.cv_to is null or v.cv_to > ${cv})
+    where p.space_id = ${spaceId} and p.locale = ${locale} and p.path_key = ${pathKey(path)}
+      and p.cv_from <= ${cv} and (p.cv_to is null or p.cv_to > ${cv})
+    order by p.entry_id limit 1`.execute(store.db);
+  const row = rows[0];
+  if (!row) return null;
+  const versions = cacheOf(store);
+  const cvFrom = Number(row.cv_from);
+  const key = entryKey(spaceId, row.entry_id);
+  const held = versions?.get(key);
+  if (held && held.cvFrom === cvFrom) return held.snapshot;
+  const snapshot = JSON.parse(row.doc) as EntrySnapshot;
+  if (versions && (held === undefined || held.cvFrom < cvFrom))
+    versions.set(key, { cvFrom, snapshot: deepFreeze(snapshot) }, { size: Math.max(1, row.doc.length) });
+  return snapshot;
 }

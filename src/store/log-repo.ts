@@ -33,25 +33,6 @@ export async function readEntriesAt(
   return out;
 }
 
-export async function readEntryIdByPathAt(
-  store: Store,
-  spaceId: string,
-  locale: string,
-  path: string,
-  cv: number,
-): Promise<string | null> {
-  const row = await store.db
-    .selectFrom('entry_paths')
-    .select('entry_id')
-    .where('space_id', '=', spaceId)
-    .where('locale', '=', locale)
-    .where('path_key', '=', pathKey(path))
-    .where(visibleAt(cv))
-    .orderBy('entry_id')
-    .executeTakeFirst();
-  return row?.entry_id ?? null;
-}
-
 /** Published entries of the given types at cv (globals: one per type), ordered by type then id. */
 export async function readEntriesOfTypesAt(
   store: Store,
