@@ -59,20 +59,26 @@ describe.each(ENGINES)('entry version cache (%s)', (engine) => {
     expect((await t.get(`/entries/ent_post?cv=${before}`)).body.entry.name).toBe('Hello');
   });
 
-  it('takes a hinted version from the cache without a query; a hint naming no cached version is read', async () => {
-    // The same store, its queries counted (a Kysely plugin sees every query before it runs).
-    let queries = 0;
+  /** The test store with its queries counted (a Kysely plugin sees every query) and an entry cache of its own. */
+  function counted(): { store: Store; queries: () => number } {
+    let n = 0;
     const counting: KyselyPlugin = {
       transformQuery: (args) => {
-        queries++;
+        n++;
         return args.node;
       },
       transformResult: async (args) => args.result,
     };
-    const store: Store = { ...t.store, db: t.store.db.withPlugin(counting) };
+    return { store: { ...t.store, db: t.store.db.withPlugin(counting) }, queries: () => n };
+  }
+
+  it('reads a cold entry with one query and a warm one, hinted or not, with none', async () => {
+    const { store, queries } = counted();
     const cv = await cvNow();
     const read = await readEntriesAtCached(store, 'spc_test', ['ent_alice', 'ent_bob'], cv);
-    expect(queries).toBe(1);
+    expect(queries()).toBe(1);
+    const again = await readEntriesAtCached(store, 'spc_test', ['ent_alice', 'ent_bob'], cv);
+    expect(again.get('ent_bob')).toBe(read.get('ent_bob'));
     const rows = await t.store.db
       .selectFrom('entry_versions')
       .select(['entry_id', 'cv_from'])
@@ -81,24 +87,54 @@ describe.each(ENGINES)('entry version cache (%s)', (engine) => {
       .where('cv_to', 'is', null)
       .execute();
     const hints = new Map(rows.map((r) => [r.entry_id, Number(r.cv_from)]));
-    queries = 0;
     const hinted = await readEntriesAtCached(store, 'spc_test', ['ent_alice', 'ent_bob'], cv, hints);
-    expect(queries).toBe(0);
     expect(hinted.get('ent_alice')).toBe(read.get('ent_alice'));
-    // Unhinted and cached: one query, which sends no document (the CASE names the held versions).
-    const again = await readEntriesAtCached(store, 'spc_test', ['ent_alice', 'ent_bob'], cv);
-    expect(queries).toBe(1);
-    expect(again.get('ent_bob')).toBe(read.get('ent_bob'));
-    // A version that does not exist: a miss, answered by the store.
-    const fallback = await readEntriesAtCached(
-      store,
-      'spc_test',
-      ['ent_bob'],
-      cv,
-      new Map([['ent_bob', 999_999]]),
+    expect(queries()).toBe(1);
+  });
+
+  it('knows from the change log which cached entries a publish left alone, and asks for the rest', async () => {
+    const { store, queries } = counted();
+    const cv1 = await cvNow();
+    const ids = ['ent_alice', 'ent_home', 'ent_post'];
+    const first = await readEntriesAtCached(store, 'spc_test', ids, cv1);
+    expect(first.get('ent_post')?.name).toBeDefined();
+
+    // A publish of one entry: the others are still the versions held, the published one is read anew.
+    expect((await t.api('PATCH', '/entries/ent_post', { name: 'Hello, third' })).status).toBe(200);
+    expect((await t.api('POST', '/entries/ent_post/publish')).status).toBe(200);
+    const cv2 = await cvNow();
+    let before = queries();
+    const second = await readEntriesAtCached(store, 'spc_test', ids, cv2);
+    expect(queries() - before).toBe(2); // the change log's extension, then ent_post alone
+    expect(second.get('ent_alice')).toBe(first.get('ent_alice'));
+    expect(second.get('ent_home')).toBe(first.get('ent_home'));
+    expect(second.get('ent_post')?.name).toBe('Hello, third');
+    before = queries();
+    expect((await readEntriesAtCached(store, 'spc_test', ids, cv2)).get('ent_post')).toBe(
+      second.get('ent_post'),
     );
-    expect(fallback.get('ent_bob')).toBe(read.get('ent_bob'));
-    expect(queries).toBe(2);
+    expect(queries() - before).toBe(0);
+
+    // Unpublished: gone at the new cv, though the cache still holds it.
+    expect((await t.api('POST', '/entries/ent_alice/unpublish')).status).toBe(200);
+    const cv3 = await cvNow();
+    const third = await readEntriesAtCached(store, 'spc_test', ids, cv3);
+    expect([...third.keys()].sort()).toEqual(['ent_home', 'ent_post']);
+    expect(third.get('ent_home')).toBe(first.get('ent_home'));
+    expect(await readEntriesAtCached(store, 'spc_test', ids, cv3)).toEqual(
+      await readEntriesAt(t.store, 'spc_test', ids, cv3),
+    );
+
+    // Pinned older cvs still read their own versions; a wrong hint is only a miss.
+    for (const cv of [cv1, cv2, cv1])
+      expect(await readEntriesAtCached(store, 'spc_test', ids, cv, new Map([['ent_post', 999_999]]))).toEqual(
+        await readEntriesAt(t.store, 'spc_test', ids, cv),
+      );
+    expect((await t.api('POST', '/entries/ent_alice/publish')).status).toBe(200);
+    const cv4 = await cvNow();
+    expect(await readEntriesAtCached(store, 'spc_test', ids, cv4)).toEqual(
+      await readEntriesAt(t.store, 'spc_test', ids, cv4),
+    );
   });
 
   it('serves lists from hinted versions with the current content after a publish', async () => {

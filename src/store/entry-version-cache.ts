@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot } from '../content/model.js';
 import { pathKey } from '../lib/path-key.js';
+import { EntryChanges } from './entry-changes.js';
 import { visibleAt } from './log-repo.js';
 import type { Store } from './open-store.js';
 
@@ -25,25 +26,33 @@ export const DEFAULT_ENTRY_CACHE_BYTES = 64 * 1024 * 1024;
 interface Version {
   cvFrom: number;
   snapshot: EntrySnapshot;
+  /** The newest cv at which this version was seen visible: with the change log, it is still visible later. */
+  seenAt: number;
 }
 type Versions = LRUCache<string, Version>;
+interface Cache {
+  versions: Versions;
+  changes: EntryChanges;
+}
 
 // One cache per opened store; `null` when ENTRY_CACHE_MB is 0.
-const caches = new WeakMap<Store, Versions | null>();
+const caches = new WeakMap<Store, Cache | null>();
 
 // Sized by the document's JSON text (every `set` passes it), measured when it is read from the store.
-const newCache = (maxBytes: number): Versions | null =>
-  maxBytes > 0 ? new LRUCache<string, Version>({ maxSize: maxBytes }) : null;
+const newCache = (store: Store, maxBytes: number): Cache | null =>
+  maxBytes > 0
+    ? { versions: new LRUCache<string, Version>({ maxSize: maxBytes }), changes: new EntryChanges(store) }
+    : null;
 
-function cacheOf(store: Store): Versions | null {
+function cacheOf(store: Store): Cache | null {
   let cache = caches.get(store);
-  if (cache === undefined) caches.set(store, (cache = newCache(DEFAULT_ENTRY_CACHE_BYTES)));
+  if (cache === undefined) caches.set(store, (cache = newCache(store, DEFAULT_ENTRY_CACHE_BYTES)));
   return cache;
 }
 
 /** Sets the byte budget of a store's entry cache (the app does this from ENTRY_CACHE_MB); 0 turns it off. */
 export function setEntryCacheBytes(store: Store, maxBytes: number): void {
-  caches.set(store, newCache(maxBytes));
+  caches.set(store, newCache(store, maxBytes));
 }
 
 const entryKey = (spaceId: string, entryId: string) => `${spaceId}\n${entryId}`;
@@ -73,14 +82,22 @@ export async function readEntriesAtCached(
 ): Promise<Map<string, EntrySnapshot>> {
   const out = new Map<string, EntrySnapshot>();
   if (ids.length === 0) return out;
-  const versions = cacheOf(store);
+  const cache = cacheOf(store);
+  const versions = cache?.versions ?? null;
+  const changes = cache ? await cache.changes.through(spaceId, cv) : null;
   // What this read holds, taken now: another request may replace an entry's cached version meanwhile.
   const held = new Map<string, Version>();
   const ask: string[] = [];
   for (const id of ids) {
     const cached = versions?.get(entryKey(spaceId, id));
-    if (cached && known?.get(id) === cached.cvFrom) out.set(id, cached.snapshot);
-    else {
+    // Still visible at cv: the caller read this version at cv, or the entry has not changed since it was seen.
+    if (
+      cached &&
+      (known?.get(id) === cached.cvFrom || changes?.unchangedBetween(id, cached.seenAt, cv) === true)
+    ) {
+      if (cv > cached.seenAt) cached.seenAt = cv;
+      out.set(id, cached.snapshot);
+    } else {
       ask.push(id);
       if (cached) held.set(id, cached);
     }
@@ -93,7 +110,10 @@ export async function readEntriesAtCached(
       const mine = held.get(row.entry_id);
       if (row.doc === null) {
         // The store saw the held version (the CASE in readChunk): it is the one visible at cv.
-        if (mine && mine.cvFrom === cvFrom) out.set(row.entry_id, mine.snapshot);
+        if (mine && mine.cvFrom === cvFrom) {
+          if (cv > mine.seenAt) mine.seenAt = cv;
+          out.set(row.entry_id, mine.snapshot);
+        }
         continue;
       }
       // The document as text on both engines (jsonText): its length sizes the cache entry.
@@ -101,7 +121,8 @@ export async function readEntriesAtCached(
       // The newest version read stays: a pinned read of an older cv does not push out what current reads use.
       if (versions && (mine === undefined || mine.cvFrom < cvFrom)) {
         const size = Math.max(1, row.doc.length);
-        versions.set(entryKey(spaceId, row.entry_id), { cvFrom, snapshot: deepFreeze(snapshot) }, { size });
+        const version = { cvFrom, snapshot: deepFreeze(snapshot), seenAt: cv };
+        versions.set(entryKey(spaceId, row.entry_id), version, { size });
       }
       out.set(row.entry_id, snapshot);
     }
@@ -159,13 +180,20 @@ export async function readEntryAtPathCached(
     order by p.entry_id limit 1`.execute(store.db);
   const row = rows[0];
   if (!row) return null;
-  const versions = cacheOf(store);
+  const versions = cacheOf(store)?.versions;
   const cvFrom = Number(row.cv_from);
   const key = entryKey(spaceId, row.entry_id);
   const held = versions?.get(key);
-  if (held && held.cvFrom === cvFrom) return held.snapshot;
+  if (held && held.cvFrom === cvFrom) {
+    if (cv > held.seenAt) held.seenAt = cv;
+    return held.snapshot;
+  }
   const snapshot = JSON.parse(row.doc) as EntrySnapshot;
   if (versions && (held === undefined || held.cvFrom < cvFrom))
-    versions.set(key, { cvFrom, snapshot: deepFreeze(snapshot) }, { size: Math.max(1, row.doc.length) });
+    versions.set(
+      key,
+      { cvFrom, snapshot: deepFreeze(snapshot), seenAt: cv },
+      { size: Math.max(1, row.doc.length) },
+    );
   return snapshot;
 }
