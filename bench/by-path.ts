@@ -13,7 +13,7 @@ import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig, type StoreConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/open-store.js';
-import { fmt, get, measure } from './lib-measure.js';
+import { fmt, get, measure, waitForJobs } from './lib-measure.js';
 import { dropSchema } from '../test/helpers/engines.js';
 
 const ENTRIES = 10_000;
@@ -134,17 +134,8 @@ async function engineRun(name: string, store: StoreConfig, dataDir: string): Pro
   console.log(`  ${name}: imported ${ENTRIES} entries in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const app = await buildApp({ config, store: opened, blobs });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  // The import leaves jobs for the app's worker (the search tables' merge): measure after them, as bench/entries.ts.
-  for (const until = Date.now() + 300_000; ;) {
-    const pending = await opened.db
-      .selectFrom('outbox')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(pending?.n ?? 0) === 0) break;
-    if (Date.now() > until) throw new Error('the import jobs did not finish in 5 minutes');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // The import leaves jobs for the app's worker (the search tables' merge): measure after them.
+  await waitForJobs(opened);
   const auth = { authorization: `Bearer ${TOKEN}` };
   const pick = (k: number) => Array.from({ length: SAMPLES }, (_, j) => (j * 7919 + k) % (ENTRIES - 100));
   // Warm up the connection and the JIT on other entries than the measured ones.

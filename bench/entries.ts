@@ -24,6 +24,7 @@ import { openStore, type Store } from '../src/store/open-store.js';
 import { CATEGORIES, generateSpace, POST_TYPE, WORDS } from './lib-entries-space.js';
 import { dropSchema } from '../test/helpers/engines.js';
 import { autocannon } from './lib-autocannon.js';
+import { waitForJobs } from './lib-measure.js';
 import { startServerChild, stopServerChild } from './lib-child.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -195,20 +196,8 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
     const base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/v1/spc_bench`;
     // The import leaves jobs for the app's worker (the search tables' merge, a content.published event). Measured
     // while they ran, PostgreSQL's p99 was 60–95 ms (its GIN merge and 70 GC pauses in this process); wait for them.
-    t0 = performance.now();
-    for (;;) {
-      const pending = await store.db
-        .selectFrom('outbox')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(pending?.n ?? 0) === 0) break;
-      if (performance.now() - t0 > 300_000) throw new Error('the import jobs did not finish in 5 minutes');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    console.log(
-      `import jobs (search merge, events) done ${((performance.now() - t0) / 1000).toFixed(1)} s after start`,
-    );
+    const waited = await waitForJobs(store);
+    console.log(`import jobs (search merge, events) done ${waited.toFixed(1)} s after start`);
 
     const list = (c: number, r: number, loc: string) =>
       `${base}/entries?type=post&filter[fields.category][eq]=c${c}&filter[fields.rating][gte]=${r}&sort=-publishedAt&include=author&limit=20&locale=${loc}`;

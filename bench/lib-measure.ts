@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { Store } from '../src/store/open-store.js';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -43,3 +44,21 @@ export async function measure(urls: string[], headers: Record<string, string> = 
 
 export const fmt = (l: Latency): string =>
   `p50 ${l.p50.toFixed(2)} ms  p99 ${l.p99.toFixed(2)} ms  mean ${l.mean.toFixed(2)} ms  (n=${l.n})`;
+
+/**
+ * Waits until the store's outbox has no pending job: an import leaves jobs for the app's worker (the search
+ * tables' merge, events), and measured while they ran PostgreSQL's list p99 was 60–95 ms. Answers the seconds waited.
+ */
+export async function waitForJobs(store: Store, limitMs = 300_000): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const pending = await store.db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(pending?.n ?? 0) === 0) return (performance.now() - t0) / 1000;
+    if (performance.now() - t0 > limitMs) throw new Error('the import jobs did not finish in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
