@@ -1,5 +1,6 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config/config.js';
 import { readEntriesAtCached, setEntryCacheBytes } from '../src/store/entry-version-cache.js';
 import { readEntriesAt } from '../src/store/log-repo.js';
 import type { Store } from '../src/store/open-store.js';
@@ -167,5 +168,29 @@ describe.each(ENGINES)('entry version cache (%s)', (engine) => {
     expect(c.get('ent_home')?.id).toBe('ent_home');
     expect(c.get('ent_home')).not.toBe(d.get('ent_home'));
     setEntryCacheBytes(t.store, 1024 * 1024);
+  });
+});
+
+describe('ENTRY_CACHE_MB', () => {
+  it('defaults to 64, takes 0 (off) and refuses what is not a whole number of megabytes', () => {
+    expect(loadConfig({}).entryCacheMb).toBe(64);
+    expect(loadConfig({ ENTRY_CACHE_MB: '0' }).entryCacheMb).toBe(0);
+    expect(loadConfig({ ENTRY_CACHE_MB: '256' }).entryCacheMb).toBe(256);
+    for (const bad of ['lots', '1.5', '-1', '70000'])
+      expect(() => loadConfig({ ENTRY_CACHE_MB: bad })).toThrow(ConfigError);
+  });
+
+  it('is applied by the app: 0 serves every read from the store, unshared', async () => {
+    const t = await openManagementApp('sqlite', { entryCacheMb: 0 });
+    try {
+      const cv = (await getSpace(t.store, 'spc_test'))?.cv ?? 0;
+      const a = await readEntriesAtCached(t.store, 'spc_test', ['ent_post'], cv);
+      const b = await readEntriesAtCached(t.store, 'spc_test', ['ent_post'], cv);
+      expect(a.get('ent_post')).toEqual(b.get('ent_post'));
+      expect(a.get('ent_post')).not.toBe(b.get('ent_post'));
+      expect((await t.get('/entries/ent_post')).body.entry.name).toBe('Hello');
+    } finally {
+      await t.close();
+    }
   });
 });
