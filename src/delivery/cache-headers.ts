@@ -4,7 +4,7 @@
 // that changed (docs/api.md "CDN tags").
 
 import type { FastifyReply } from 'fastify';
-import type { DeliveredEntry, Included } from './resolve.js';
+import { assetsDelivered, type DeliveredEntry, type Included } from './resolve.js';
 
 /** What `cacheHeaders` needs of a request's view. */
 export interface CacheScope {
@@ -78,10 +78,13 @@ function collectAssets(value: unknown, out: Set<string>, depth = 0): void {
  */
 export function entryTags(space: string, entries: readonly DeliveredEntry[], included?: Included): string[] {
   const tags = new Set<string>();
-  const assets = new Set<string>();
+  // The resolver knows the assets it loaded; walking the rendered fields is the fallback (measured: 36 µs of a
+  // 35 KB list's roughly 1 ms).
+  const known = included ? assetsDelivered(included) : undefined;
+  const assets = new Set<string>(known ?? []);
   for (const e of [...entries, ...(included?.entries ?? [])]) {
     tags.add(cdnTag.of(space, 'entry', e.id));
-    collectAssets(e.content.fields, assets);
+    if (!known) collectAssets(e.content.fields, assets);
   }
   for (const id of Object.keys(included?.links ?? {})) tags.add(cdnTag.of(space, 'entry', id));
   for (const id of assets) tags.add(cdnTag.of(space, 'asset', id));

@@ -114,17 +114,27 @@ export async function resolveEntries(
     const path = s?.paths?.[params.locale];
     if (s && path !== undefined) links[id] = { id, type: s.type, name: s.name, path };
   }
-  return {
-    entries: roots.map((r) => renderEntry(r, ctx, params, params.fields)),
-    included: {
-      entries: includedIds.flatMap((id) => {
-        const s = known.get(id);
-        return s ? [renderEntry(s, ctx, params, undefined)] : [];
-      }),
-      links,
-    },
+  const included: Included = {
+    entries: includedIds.flatMap((id) => {
+      const s = known.get(id);
+      return s ? [renderEntry(s, ctx, params, undefined)] : [];
+    }),
+    links,
   };
+  deliveredAssets.set(included, new Set(assets.keys()));
+  return { entries: roots.map((r) => renderEntry(r, ctx, params, params.fields)), included };
 }
+
+// The assets a resolve delivered, by the `included` object of its answer: the CDN tags (cache-headers.ts) take them
+// from here instead of walking the rendered fields. Not in the answer itself, which is the response body.
+const deliveredAssets = new WeakMap<Included, ReadonlySet<string>>();
+
+/**
+ * The ids of the assets the entries of a `resolveEntries` answer use (roots and included), found by their
+ * `included`; undefined for another object. With `fields` it may name more than the projected fields show.
+ */
+export const assetsDelivered = (included: Included): ReadonlySet<string> | undefined =>
+  deliveredAssets.get(included);
 
 const tooManyIncluded = (): FolioError =>
   invalidQuery(
