@@ -53,9 +53,10 @@ function slotCondSql(dialect: StoreDialect, rows: RowsSource, cond: Cond): Sql |
   let col = ref(`r.${slot}`);
   let pos: Sql;
   if (drivesRows(cond, rows.layout)) {
-    // A dense page must walk list_rows_walk in sort order: `|| ''` keeps the slot's own index out of reach.
-    // Otherwise `is not null` lets both engines use the slot's partial index.
-    if (rows.dense) col = sql`(${col} || '')`;
+    // A dense page walks in publish order. One value's rows come in that order from the slot's own index
+    // (migration 0016); several values' rows do not, so `|| ''` keeps their index out of reach and the page walks
+    // list_rows_walk. Otherwise `is not null` lets both engines use the slot's partial index.
+    if (rows.dense && !(cond.test === 'in' && cond.values.length === 1)) col = sql`(${col} || '')`;
     pos = sql`${col} is not null and ${testSql(dialect, col, cond)}`;
   } else pos = testSql(dialect, col, cond);
   // `is not true`: a missing value (NULL) is outside the test and inside its negation, as in list_values.
@@ -278,8 +279,8 @@ function pageStatement(store: Store, plan: ListPlan, sparse: boolean, withTotal 
 }
 
 /**
- * Whether list_rows_walk (space, type, locale, published_at, entry_id) hands rows over in the sort's order, so a
- * dense page can stop after `limit + 1` of them. Any other sort (a slot such as a rating) would walk the whole
+ * Whether list_rows_walk (space, type, locale, published_at, entry_id), or a slot index for one value of its slot
+ * (migration 0016), hands rows over in the sort's order, so a dense page can stop after `limit + 1` of them. Any other sort (a slot such as a rating) would walk the whole
  * type, all 100k rows of the bench (17 ms), to sort them: the selecting slot's index range, sorted, is far less
  * (1.5 ms for 5,000 rows).
  */
