@@ -2,7 +2,17 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export type StoreConfig =
-  { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; schema?: string };
+  | { engine: 'sqlite'; file: string }
+  | {
+      engine: 'postgres';
+      url: string;
+      schema?: string;
+      /**
+       * DATABASE_NAMED_STATEMENTS (default on): hot fixed-shape reads run as named prepared statements, planned once
+       * per connection. Off behind a pooler in transaction mode that does not keep them (PgBouncer before 1.21).
+       */
+      namedStatements?: boolean;
+    };
 
 /** Where blobs live (DESIGN.md "two deployment modes"): the data directory, or an S3-compatible bucket. */
 export type BlobsConfig =
@@ -253,7 +263,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
     throw new ConfigError('DATABASE_SCHEMA', 'must be a lower-case SQL identifier');
   const store: StoreConfig = databaseUrl
-    ? { engine: 'postgres', url: databaseUrl, ...(schema === undefined ? {} : { schema }) }
+    ? {
+        engine: 'postgres',
+        url: databaseUrl,
+        ...(schema === undefined ? {} : { schema }),
+        namedStatements: bool(env, 'DATABASE_NAMED_STATEMENTS', true),
+      }
     : { engine: 'sqlite', file: resolve(dataDir, 'folio.sqlite') };
   return Object.freeze({
     port,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot } from '../content/model.js';
 import { pathKey } from '../lib/path-key.js';
+import { PREPARED_MARK, prepared } from './dialect/pg-named-statements.js';
 import { EntryChanges } from './entry-changes.js';
 import { visibleAt } from './log-repo.js';
 import type { Store } from './open-store.js';
@@ -132,6 +133,8 @@ export async function readEntriesAtCached(
 
 /** Ids per statement: three parameters each, well inside both engines' limits (SQLite 32,766). */
 const CHUNK = 1000;
+/** Reads of at most this many ids run as named statements on PostgreSQL: at most this many texts per connection. */
+const NAMED_MAX_IDS = 32;
 
 function readChunk(
   store: Store,
@@ -147,8 +150,11 @@ function readChunk(
   // an expression tree (1,000).
   const whens = ids.map((id) => sql`when ${id} then ${held.get(id)?.cvFrom ?? -1}`);
   const heldCv = sql<number>`case entry_id ${sql.join(whens, sql` `)} else -1 end`;
+  // A page's worth of ids or fewer (by-id, a page's includes): one text per count, named on PostgreSQL.
+  const mark = ids.length <= NAMED_MAX_IDS ? PREPARED_MARK : sql.raw('');
   return store.db
     .selectFrom('entry_versions')
+    .modifyFront(mark)
     .select([
       'entry_id',
       'cv_from',
@@ -171,13 +177,14 @@ export async function readEntryAtPathCached(
   path: string,
   cv: number,
 ): Promise<EntrySnapshot | null> {
-  const { rows } = await sql<{ entry_id: string; cv_from: number | string; doc: string }>`
+  // One text whatever the path: a named statement on PostgreSQL, planned once per connection.
+  const { rows } = await prepared(sql<{ entry_id: string; cv_from: number | string; doc: string }>`
     select v.entry_id, v.cv_from, ${store.dialect.jsonText('v.doc')} as doc
     from entry_paths p join entry_versions v on v.space_id = p.space_id and v.entry_id = p.entry_id
       and v.cv_from <= ${cv} and (v.cv_to is null or v.cv_to > ${cv})
     where p.space_id = ${spaceId} and p.locale = ${locale} and p.path_key = ${pathKey(path)}
       and p.cv_from <= ${cv} and (p.cv_to is null or p.cv_to > ${cv})
-    order by p.entry_id limit 1`.execute(store.db);
+    order by p.entry_id limit 1`).execute(store.db);
   const row = rows[0];
   if (!row) return null;
   const versions = cacheOf(store)?.versions;

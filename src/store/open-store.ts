@@ -6,6 +6,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { StoreConfig } from '../config/config.js';
 import type { StoreDialect } from './dialect/dialect.js';
+import { namingPool } from './dialect/pg-named-statements.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { withStatementCache } from './dialect/sqlite-statements.js';
@@ -109,7 +110,12 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
   // Nor may a connection lost while a client is checked out (the pool listens only to idle ones): the running
   // query fails (503 unavailable) and the pool drops the client when it comes back.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: namingPool(pool, config.namedStatements !== false),
+      cursor: Cursor,
+    }),
+  });
   return {
     db,
     dialect: postgresDialect,
