@@ -90,6 +90,8 @@ export interface Config {
   readonly searchIndexMaxMb: number;
   /** ENTRY_CACHE_MB: parsed published entry versions kept in memory for uncached delivery (0: off). */
   readonly entryCacheMb: number;
+  /** RENDER_CACHE_MB: rendered published entries with their JSON, per cv, for uncached lists (0: off). */
+  readonly renderCacheMb: number;
   readonly turnstileTimeoutMs: number;
   readonly rateLimitVisitorPerMinute: number;
   readonly rateLimitFormPerMinute: number;
@@ -292,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddings: Object.freeze(embeddingsConfig(env)),
     searchIndexMaxMb: int(env, 'SEARCH_INDEX_MAX_MB', 1024, 16, 1_048_576),
     entryCacheMb: int(env, 'ENTRY_CACHE_MB', 64, 0, 65_536),
+    renderCacheMb: int(env, 'RENDER_CACHE_MB', 32, 0, 65_536),
     rateLimitVisitorPerMinute: int(env, 'RATE_LIMIT_VISITOR_PER_MINUTE', 10, 1, 1_000_000_000),
     rateLimitFormPerMinute: int(env, 'RATE_LIMIT_FORM_PER_MINUTE', 30, 1, 1_000_000_000),
     redisPrefix: read(env, 'REDIS_PREFIX') ?? 'folio:',

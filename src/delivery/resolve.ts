@@ -3,6 +3,7 @@ import type { AssetDoc, EntrySnapshot, TypeMap } from '../content/model.js';
 import { type FolioError, invalidQuery } from '../errors/errors.js';
 import type { ContentView } from './content-view.js';
 import { collectNeeds, emptyNeeds, type Needs, renderFields, type RenderContext } from './render-fields.js';
+import type { RenderedEntries } from './rendered-entries.js';
 
 export interface ResolveParams {
   locale: string;
@@ -12,6 +13,11 @@ export interface ResolveParams {
   /** Root fields to return (spec 4.1 `fields`); all when undefined. */
   fields: ReadonlySet<string> | undefined;
   assetUrl: (asset: AssetDoc, crop?: Crop | null) => string;
+  /**
+   * Published views only: where renders of this space, cv, locale and chain are kept (`prefix`, renderPrefix),
+   * so an entry rendered before at this cv is taken as it was (rendered-entries.ts).
+   */
+  rendered?: { cache: RenderedEntries; prefix: string };
 }
 
 export interface DeliveredEntry {
@@ -114,15 +120,28 @@ export async function resolveEntries(
     const path = s?.paths?.[params.locale];
     if (s && path !== undefined) links[id] = { id, type: s.type, name: s.name, path };
   }
+  const render = renderer(ctx, params);
   const included: Included = {
     entries: includedIds.flatMap((id) => {
       const s = known.get(id);
-      return s ? [renderEntry(s, ctx, params, undefined)] : [];
+      return s ? [render(s, undefined)] : [];
     }),
     links,
   };
   deliveredAssets.set(included, new Set(assets.keys()));
-  return { entries: roots.map((r) => renderEntry(r, ctx, params, params.fields)), included };
+  return { entries: roots.map((r) => render(r, params.fields)), included };
+}
+
+/** renderEntry, through the request's RenderedEntries when it has one. */
+function renderer(ctx: RenderContext, params: ResolveParams) {
+  const { rendered } = params;
+  if (rendered === undefined)
+    return (s: EntrySnapshot, only: ReadonlySet<string> | undefined) => renderEntry(s, ctx, params, only);
+  return (s: EntrySnapshot, only: ReadonlySet<string> | undefined): DeliveredEntry => {
+    // `fields` projects roots only; a key cannot hold a comma or a newline (field keys are identifiers).
+    const key = `${rendered.prefix}${only === undefined ? '*' : [...only].sort().join(',')}\n${s.id}`;
+    return rendered.cache.get(key) ?? rendered.cache.set(key, renderEntry(s, ctx, params, only));
+  };
 }
 
 // The assets a resolve delivered, by the `included` object of its answer: the CDN tags (cache-headers.ts) take them

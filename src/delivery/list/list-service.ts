@@ -5,6 +5,7 @@ import { invalidQuery } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery-service.js';
 import { type DeliveredEntry, type Included, resolveEntries } from '../resolve.js';
+import { entryJson, type RenderedEntries, renderPrefix } from '../rendered-entries.js';
 import { readCursor, signCursor } from './cursor.js';
 import { chainsOf } from './index-values.js';
 import { digest, listedTypes, type ListQuery, parseListQuery } from './list-params.js';
@@ -16,6 +17,8 @@ import { slotLayout } from './slots.js';
 export interface ListDeps extends DeliveryDeps {
   /** `deriveKey(masterKey, 'cursor')`. */
   cursorKey: Buffer;
+  /** Rendered published entries with their JSON (RENDER_CACHE_MB); null: every list renders anew. */
+  rendered: RenderedEntries | null;
 }
 
 export interface ListResponse {
@@ -162,6 +165,27 @@ export async function listEntries(
     include: scope.params.include,
     fields: scope.params.fields,
     assetUrl: assetUrlFor(deps, spaceId),
+    ...(published && deps.rendered !== null
+      ? {
+          rendered: {
+            cache: deps.rendered,
+            prefix: renderPrefix(spaceId, cv, scope.params.locale, scope.params.chain),
+          },
+        }
+      : {}),
   });
   return { items: entries, included, nextCursor, total, cv };
+}
+
+/**
+ * The list's body as `JSON.stringify` writes it, with each entry's JSON as the rendered cache stored it: the
+ * entries are most of a list's bytes, and serialising them again was a fifth of an uncached list's CPU.
+ */
+export function listBodyJson(body: ListResponse): string {
+  const items = body.items.map(entryJson).join(',');
+  const included = body.included.entries.map(entryJson).join(',');
+  return (
+    `{"items":[${items}],"included":{"entries":[${included}],"links":${JSON.stringify(body.included.links)}},` +
+    `"nextCursor":${JSON.stringify(body.nextCursor)},"total":${JSON.stringify(body.total)},"cv":${JSON.stringify(body.cv)}}`
+  );
 }

@@ -5,7 +5,8 @@ import { deriveKey } from '../../store/secrets-repo.js';
 import { deliveryDepsOf, openScope } from '../delivery-service.js';
 import { rejectUnknown, single } from '../params.js';
 import { LIST_PARAMS, rejectNul } from './list-params.js';
-import { type ListDeps, listEntries, queryWithCursorCv } from './list-service.js';
+import { type ListDeps, listBodyJson, listEntries, queryWithCursorCv } from './list-service.js';
+import { RenderedEntries } from '../rendered-entries.js';
 import { LIST_DOC_PARAMS, optionList } from './option-lists.js';
 import { SITEMAP_PARAMS, sitemapStream } from './sitemap-service.js';
 import { entryTree, TREE_PARAMS } from './tree-service.js';
@@ -29,7 +30,12 @@ type Query = Record<string, unknown>;
 /** GET /entries, /tree, /sitemap and /lists/<key> under /v1/<spaceId> (spec 4.2, 4.3). */
 export async function listRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { services } = opts;
-  const deps: ListDeps = { ...deliveryDepsOf(services), cursorKey: deriveKey(services.masterKey, 'cursor') };
+  const renderBytes = services.config.renderCacheMb * 1024 * 1024;
+  const deps: ListDeps = {
+    ...deliveryDepsOf(services),
+    cursorKey: deriveKey(services.masterKey, 'cursor'),
+    rendered: renderBytes > 0 ? new RenderedEntries(renderBytes) : null,
+  };
   const config = { delivery: 'read' as const };
   const scopeOf = (spaceId: string, query: Query) => {
     rejectNul(query);
@@ -71,7 +77,7 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
         type === undefined ? cdnTag.of(space, 'entries') : cdnTag.of(space, 'type', type),
         ...entryTags(space, body.items, body.included),
       ]);
-      return body;
+      return reply.type('application/json; charset=utf-8').send(listBodyJson(body));
     },
   );
 

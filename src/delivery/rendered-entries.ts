@@ -1,0 +1,56 @@
+import { LRUCache } from 'lru-cache';
+import type { DeliveredEntry } from './resolve.js';
+
+/**
+ * Rendered published entries with their JSON, shared by the list requests of one app (issue 17: "JSON assembled
+ * from stored fragments").
+ *
+ * At one cv an entry renders the same way for the same locale, fallback chain and `fields`: what rendering reads
+ * besides the entry (types, assets, forms, whether a referenced entry is visible) is fixed by the cv, and the asset
+ * urls by the app (public URL, crop key), which owns this cache. So a list request takes the entries it has
+ * rendered before, at that cv, from here, and writes their JSON as stored instead of serialising them again. The
+ * cv is part of the key: a publish starts over, and older keys age out of the LRU.
+ *
+ * Cached entries are frozen, deeply: every request at that cv shares them (see entry-version-cache.ts).
+ */
+export class RenderedEntries {
+  private readonly cache: LRUCache<string, DeliveredEntry>;
+
+  /** `maxBytes`: the budget in characters of JSON (RENDER_CACHE_MB); the objects take about as much again. */
+  constructor(maxBytes: number) {
+    this.cache = new LRUCache({ maxSize: Math.max(1, maxBytes) });
+  }
+
+  get(key: string): DeliveredEntry | undefined {
+    return this.cache.get(key);
+  }
+
+  /** Keeps a rendered entry under `key`, frozen, and remembers its JSON; returns the entry. */
+  set(key: string, entry: DeliveredEntry): DeliveredEntry {
+    const json = JSON.stringify(entry);
+    deepFreeze(entry);
+    jsonOfEntry.set(entry, json);
+    this.cache.set(key, entry, { size: Math.max(1, json.length) });
+    return entry;
+  }
+}
+
+// The JSON of each entry a RenderedEntries holds, by the entry object: the list body is assembled from it.
+const jsonOfEntry = new WeakMap<DeliveredEntry, string>();
+
+/** An entry's JSON: as stored when a RenderedEntries holds it, else serialised now. */
+export const entryJson = (entry: DeliveredEntry): string => jsonOfEntry.get(entry) ?? JSON.stringify(entry);
+
+/**
+ * The key prefix of one request's renders: space, cv, locale and chain. The caller adds which fields (roots may
+ * be projected by `fields`) and the entry id.
+ */
+export const renderPrefix = (spaceId: string, cv: number, locale: string, chain: readonly string[]): string =>
+  `${spaceId}\n${cv}\n${locale}\n${chain.join(',')}\n`;
+
+function deepFreeze(value: unknown): void {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+}
