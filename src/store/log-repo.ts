@@ -60,16 +60,15 @@ export async function readDocsAt<T>(
   keys: readonly string[] | 'all',
   cv: number,
 ): Promise<Map<string, T>> {
+  // Before building the query: most delivered entries name no asset, and a Kysely builder costs ~15 µs.
+  if (keys !== 'all' && keys.length === 0) return new Map();
   let query = store.db
     .selectFrom('doc_versions')
     .select(['key', 'doc'])
     .where('space_id', '=', spaceId)
     .where('kind', '=', kind)
     .where(visibleAt(cv));
-  if (keys !== 'all') {
-    if (keys.length === 0) return new Map();
-    query = query.where('key', 'in', [...keys]);
-  }
+  if (keys !== 'all') query = query.where('key', 'in', [...keys]);
   const rows = await query.orderBy('key').execute();
   return new Map(rows.map((r) => [r.key, store.dialect.parseJson<T>(r.doc)]));
 }
