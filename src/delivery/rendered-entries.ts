@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { deepFreeze } from '../lib/deep-freeze.js';
 import type { DeliveredEntry } from './resolve.js';
 
 /**
@@ -47,10 +48,3 @@ export const entryJson = (entry: DeliveredEntry): string => jsonOfEntry.get(entr
  */
 export const renderPrefix = (spaceId: string, cv: number, locale: string, chain: readonly string[]): string =>
   `${spaceId}\n${cv}\n${locale}\n${chain.join(',')}\n`;
-
-function deepFreeze(value: unknown): void {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-}

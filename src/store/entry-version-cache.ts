@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot } from '../content/model.js';
+import { deepFreeze } from '../lib/deep-freeze.js';
 import { pathKey } from '../lib/path-key.js';
 import { PREPARED_MARK, prepared } from './dialect/pg-named-statements.js';
 import { EntryChanges } from './entry-changes.js';
@@ -57,14 +58,6 @@ export function setEntryCacheBytes(store: Store, maxBytes: number): void {
 }
 
 const entryKey = (spaceId: string, entryId: string) => `${spaceId}\n${entryId}`;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /**
  * The published entries `ids` of a space at `cv`, by id, as `readEntriesAt` answers them: one query, which
