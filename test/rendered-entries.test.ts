@@ -81,6 +81,26 @@ describe.each(ENGINES)('rendered entries (%s)', (engine) => {
       await raw(fresh, 'type=page&include=author&limit=100'),
     );
   });
+
+  it('renders entries that deliver a form anew: its status follows the clock, not the cv (spec 3.1)', async () => {
+    const closesAt = new Date(Date.now() + 1500).toISOString();
+    const put = await t.api('PUT', '/forms/contact', {
+      key: 'contact',
+      name: 'Contact',
+      fields: [],
+      settings: { closesAt },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const status = async () => {
+      const body = JSON.parse(await raw(t.app, 'type=page&limit=100')) as {
+        items: { id: string; content: { fields: { contact?: { definition: { status: string } | null } } } }[];
+      };
+      return body.items.find((i) => i.id === 'ent_home')?.content.fields.contact?.definition?.status;
+    };
+    expect(await status()).toBe('open');
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(closesAt) - Date.now() + 50));
+    expect(await status()).toBe('closed');
+  });
 });
 
 const ENTRY: DeliveredEntry = {

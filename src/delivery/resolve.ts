@@ -120,7 +120,9 @@ export async function resolveEntries(
     const path = s?.paths?.[params.locale];
     if (s && path !== undefined) links[id] = { id, type: s.type, name: s.name, path };
   }
-  const render = renderer(ctx, params);
+  // A delivered form's `status` depends on the time and its submission count, not only on the cv (spec 3.1): a
+  // request that delivers a form renders every entry anew.
+  const render = renderer(ctx, params, needs.forms.size > 0 ? undefined : params.rendered);
   const included: Included = {
     entries: includedIds.flatMap((id) => {
       const s = known.get(id);
@@ -133,8 +135,7 @@ export async function resolveEntries(
 }
 
 /** renderEntry, through the request's RenderedEntries when it has one. */
-function renderer(ctx: RenderContext, params: ResolveParams) {
-  const { rendered } = params;
+function renderer(ctx: RenderContext, params: ResolveParams, rendered: ResolveParams['rendered']) {
   if (rendered === undefined)
     return (s: EntrySnapshot, only: ReadonlySet<string> | undefined) => renderEntry(s, ctx, params, only);
   return (s: EntrySnapshot, only: ReadonlySet<string> | undefined): DeliveredEntry => {
