@@ -22,7 +22,7 @@ import type { Store } from './open-store.js';
  * modified one would corrupt every later response (a test would see the TypeError instead).
  */
 
-/** Default budget in bytes of document text (ENTRY_CACHE_MB); the parsed objects take roughly 2–3 times that. */
+/** Default budget in bytes of document text (ENTRY_CACHE_MB); held, they take about 1.5 times that of heap. */
 export const DEFAULT_ENTRY_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface Version {
