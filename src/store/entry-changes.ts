@@ -15,6 +15,11 @@ export interface ChangeLog {
   readonly upTo: number;
   /** Whether no version of the entry opened or closed in (from, to]; false when the log does not cover it. */
   unchangedBetween(entryId: string, from: number, to: number): boolean;
+  /**
+   * Whether no version of any entry opened or closed in (from, to] (a publish of menus, redirects, forms or assets
+   * only); false when the log does not cover it, or when an entry changed after `from`, even past `to`.
+   */
+  quietBetween(from: number, to: number): boolean;
 }
 
 const MAX_CHANGES = 50_000;
@@ -24,6 +29,8 @@ class SpaceChanges implements ChangeLog {
   upTo: number;
   /** The last cv in (since, upTo] at which each changed entry opened or closed a version. */
   private readonly changedAt = new Map<string, number>();
+  /** The last cv in (since, upTo] at which any entry changed; `since` when none did. */
+  private lastChange: number;
   private extending: Promise<void> | undefined;
 
   constructor(
@@ -33,11 +40,17 @@ class SpaceChanges implements ChangeLog {
   ) {
     this.since = cv;
     this.upTo = cv;
+    this.lastChange = cv;
   }
 
   unchangedBetween(entryId: string, from: number, to: number): boolean {
     if (from < this.since || to > this.upTo || from > to) return false;
     return (this.changedAt.get(entryId) ?? -1) <= from;
+  }
+
+  quietBetween(from: number, to: number): boolean {
+    if (from < this.since || to > this.upTo || from > to) return false;
+    return this.lastChange <= from;
   }
 
   async through(cv: number): Promise<void> {
@@ -68,6 +81,7 @@ class SpaceChanges implements ChangeLog {
       this.changedAt.clear();
       this.since = to;
       this.upTo = to;
+      this.lastChange = to;
       return;
     }
     for (const row of rows) {
@@ -75,6 +89,7 @@ class SpaceChanges implements ChangeLog {
       const closed = row.cv_to === null ? null : Number(row.cv_to);
       const at = Math.max(opened <= to ? opened : -1, closed !== null && closed <= to ? closed : -1);
       if (at > (this.changedAt.get(row.entry_id) ?? -1)) this.changedAt.set(row.entry_id, at);
+      if (at > this.lastChange) this.lastChange = at;
     }
     this.upTo = to;
   }

@@ -4,7 +4,7 @@ import type { EntrySnapshot } from '../content/model.js';
 import { deepFreeze } from '../lib/deep-freeze.js';
 import { pathKey } from '../lib/path-key.js';
 import { PREPARED_MARK, prepared } from './dialect/pg-named-statements.js';
-import { EntryChanges } from './entry-changes.js';
+import { type ChangeLog, EntryChanges } from './entry-changes.js';
 import { visibleAt } from './log-repo.js';
 import type { Store } from './open-store.js';
 
@@ -58,6 +58,19 @@ export function setEntryCacheBytes(store: Store, maxBytes: number): void {
 }
 
 const entryKey = (spaceId: string, entryId: string) => `${spaceId}\n${entryId}`;
+
+/**
+ * The space's change log, extended through `cv` (one query per process and cv, shared with the entry cache); null
+ * when the entry cache is off (ENTRY_CACHE_MB=0), which keeps no log.
+ */
+export async function entryChangesThrough(
+  store: Store,
+  spaceId: string,
+  cv: number,
+): Promise<ChangeLog | null> {
+  const cache = cacheOf(store);
+  return cache ? cache.changes.through(spaceId, cv) : null;
+}
 
 /**
  * The published entries `ids` of a space at `cv`, by id, as `readEntriesAt` answers them: one query, which

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot, TypeMap } from '../../content/model.js';
 import { pathKey } from '../../lib/path-key.js';
 import { invalidQuery } from '../../errors/errors.js';
+import { entryChangesThrough } from '../../store/entry-version-cache.js';
 import type { Store } from '../../store/open-store.js';
 import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery-service.js';
 import { type DeliveredEntry, type Included, resolveEntries } from '../resolve.js';
@@ -40,6 +41,61 @@ function totalCache(store: Store): LRUCache<string, Promise<number>> {
   let cache = totals.get(store);
   if (!cache) totals.set(store, (cache = new LRUCache({ max: 5000 })));
   return cache;
+}
+
+/**
+ * The newest count of each selection per space, with the cv it holds at and the types it was counted under: a
+ * publish that changed no entry (menus, redirects, forms, assets) and no type leaves every count as it was, so the
+ * next cv takes it instead of counting again (the change log says which publishes those were).
+ */
+interface Counted {
+  cv: number;
+  types: string;
+  total: number;
+}
+const carried = new WeakMap<Store, LRUCache<string, Counted>>();
+function carriedCache(store: Store): LRUCache<string, Counted> {
+  let cache = carried.get(store);
+  if (!cache) carried.set(store, (cache = new LRUCache({ max: 5000 })));
+  return cache;
+}
+
+// The type definitions of a cv as text, once per TypeMap (one per cv): equal text, equal slot layouts and fields.
+const typesText = new WeakMap<TypeMap, string>();
+function typesFingerprint(types: TypeMap): string {
+  let text = typesText.get(types);
+  if (text === undefined) typesText.set(types, (text = JSON.stringify([...types.values()])));
+  return text;
+}
+
+/** A count of `selection` from an earlier cv that still holds at `cv`, or null. */
+async function carriedTotal(
+  store: Store,
+  spaceId: string,
+  cv: number,
+  selection: string,
+  types: TypeMap,
+): Promise<number | null> {
+  const known = carriedCache(store).get(`${spaceId}\n${selection}`);
+  if (known === undefined || known.cv > cv || known.types !== typesFingerprint(types)) return null;
+  if (known.cv === cv) return known.total;
+  const changes = await entryChangesThrough(store, spaceId, cv);
+  return changes?.quietBetween(known.cv, cv) === true ? known.total : null;
+}
+
+function rememberTotal(
+  store: Store,
+  spaceId: string,
+  cv: number,
+  selection: string,
+  types: TypeMap,
+  total: number,
+) {
+  const key = `${spaceId}\n${selection}`;
+  const known = carriedCache(store).get(key);
+  // The newest cv wins: a pinned request for an old cv does not replace what current ones carry forward.
+  if (known === undefined || known.cv <= cv)
+    carriedCache(store).set(key, { cv, types: typesFingerprint(types), total });
 }
 
 const viewTag = (scope: Scope): string =>
@@ -125,15 +181,22 @@ export async function listEntries(
       // A search's first page counts its matches in the same statement (firstSearchPage).
       ({ rows, total } = await firstSearchPage(deps.store, plan));
       cache.set(key, Promise.resolve(total));
+      rememberTotal(deps.store, spaceId, cv, q.selection, types, total);
     } else {
       let counting = cached;
       if (counting === undefined) {
-        const started = countList(deps.store, plan);
+        const store = deps.store;
+        const started = carriedTotal(store, spaceId, cv, q.selection, types).then(
+          (carriedOver) => carriedOver ?? countList(store, plan),
+        );
         cache.set(key, (counting = started));
-        // A failed count (store down) is not remembered: the next request counts again.
-        started.catch(() => {
-          if (cache.get(key) === started) cache.delete(key);
-        });
+        started.then(
+          (counted) => rememberTotal(store, spaceId, cv, q.selection, types, counted),
+          // A failed count (store down) is not remembered: the next request counts again.
+          () => {
+            if (cache.get(key) === started) cache.delete(key);
+          },
+        );
       }
       total = await counting;
       rows = total === 0 ? [] : await pageList(deps.store, plan, total <= SPARSE_TOTAL);
