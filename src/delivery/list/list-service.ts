@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot, TypeMap } from '../../content/model.js';
 import { pathKey } from '../../lib/path-key.js';
@@ -60,12 +61,19 @@ function carriedCache(store: Store): LRUCache<string, Counted> {
   return cache;
 }
 
-// The type definitions of a cv as text, once per TypeMap (one per cv): equal text, equal slot layouts and fields.
-const typesText = new WeakMap<TypeMap, string>();
+// The type definitions of a cv, hashed once per TypeMap (one per cv): equal hashes, equal slot layouts and fields.
+// A hash, not the text: a count holds it, and 5,000 counts of as many cvs must not hold 5,000 copies of the types.
+const typesHash = new WeakMap<TypeMap, string>();
 function typesFingerprint(types: TypeMap): string {
-  let text = typesText.get(types);
-  if (text === undefined) typesText.set(types, (text = JSON.stringify([...types.values()])));
-  return text;
+  let hash = typesHash.get(types);
+  if (hash === undefined)
+    typesHash.set(
+      types,
+      (hash = createHash('sha256')
+        .update(JSON.stringify([...types.values()]))
+        .digest('base64url')),
+    );
+  return hash;
 }
 
 /** A count of `selection` from an earlier cv that still holds at `cv`, or null. */
