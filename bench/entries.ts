@@ -5,29 +5,25 @@
  * sized to nothing so every request reaches the origin, beside a bare Fastify baseline serving a constant
  * body of the same size. Prints p50/p99 in ms; the PostgreSQL schema and the SQLite file are removed at the end.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Fastify from 'fastify';
 import { CompiledQuery, sql } from 'kysely';
-import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
-import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';
-import { type Config, loadConfig, type StoreConfig } from '../src/config/config.js';
+import { type Config, loadConfig } from '../src/config/config.js';
 import { compileList } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { slotLayout } from '../src/delivery/list/slots.js';
-import { openStore, type Store } from '../src/store/open-store.js';
+import type { Store } from '../src/store/open-store.js';
 import { CATEGORIES, generateSpace, POST_TYPE, WORDS } from './lib-entries-space.js';
-import { dropSchema } from '../test/helpers/engines.js';
 import { autocannon } from './lib-autocannon.js';
 import { waitForJobs } from './lib-measure.js';
 import { startServerChild, stopServerChild } from './lib-child.js';
+import { DATABASE_URL, openBenchStore } from './lib-bench-store.js';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TOKEN = 'folio_pub_BenchEntriesToken0000000001';
 const SMALL_TOKEN = 'folio_pub_BenchEntriesToken0000000002';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -157,14 +153,7 @@ async function explain(store: Store, engine: 'sqlite' | 'postgres'): Promise<voi
 }
 
 async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'folio-bench-'));
-  const schema = `bench_entries_${randomBase62(8).toLowerCase()}`;
-  const storeConfig: StoreConfig =
-    engine === 'sqlite'
-      ? { engine, file: join(dataDir, 'folio.sqlite') }
-      : { engine, url: DATABASE_URL, schema };
-  const store = await openStore(storeConfig);
-  const blobs = new LocalDirBlobStore(join(dataDir, 'blobs'));
+  const { dataDir, schema, storeConfig, store, blobs, close } = await openBenchStore(engine, 'entries');
   try {
     let t0 = performance.now();
     await generateSpace(store, blobs, 'spc_bench', TOKEN, total);
@@ -294,9 +283,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
     await app.close();
     await throughput(engine, dataDir, schema, sample.body, base);
   } finally {
-    await store.close();
-    if (engine === 'postgres') await dropSchema(schema, DATABASE_URL);
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

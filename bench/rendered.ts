@@ -6,20 +6,13 @@
  * (this machine's speed drifts by a fifth between runs, more than the effect). Prints the median time per request
  * of each and the ratio of every round.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
-import { type Config, loadConfig, type StoreConfig } from '../src/config/config.js';
-import { randomBase62 } from '../src/lib/ids.js';
+import { type Config, loadConfig } from '../src/config/config.js';
 import { buildApp } from '../src/server/app.js';
-import { openStore } from '../src/store/open-store.js';
-import { dropSchema } from '../test/helpers/engines.js';
 import { CATEGORIES, generateSpace } from './lib-entries-space.js';
+import { openBenchStore } from './lib-bench-store.js';
 import { measure, waitForJobs } from './lib-measure.js';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TOKEN = 'folio_pub_BenchRenderedToken000000001';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const ROUND = 150;
@@ -27,14 +20,7 @@ const ROUND = 150;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
 
 async function runEngine(engine: 'sqlite' | 'postgres', total: number, rounds: number): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'folio-bench-rendered-'));
-  const schema = `bench_rendered_${randomBase62(8).toLowerCase()}`;
-  const storeConfig: StoreConfig =
-    engine === 'sqlite'
-      ? { engine, file: join(dataDir, 'folio.sqlite') }
-      : { engine, url: DATABASE_URL, schema };
-  const store = await openStore(storeConfig);
-  const blobs = new LocalDirBlobStore(join(dataDir, 'blobs'));
+  const { dataDir, storeConfig, store, blobs, close } = await openBenchStore(engine, 'rendered');
   const apps: FastifyInstance[] = [];
   try {
     const t0 = performance.now();
@@ -92,9 +78,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number, rounds: n
     );
   } finally {
     for (const app of apps) await app.close();
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    if (engine === 'postgres') await dropSchema(schema, DATABASE_URL);
+    await close();
   }
 }
 

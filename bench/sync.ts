@@ -4,22 +4,15 @@
  * difference with `GET /sync?since=` (keys only, and `full=1` with entries in one locale) as p50/p99 and bytes,
  * beside the baseline a site has without it: walking every page of `/entries` (one locale) to find what changed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import type { EntrySnapshot } from '../src/content/model.js';
-import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';
-import { type Config, loadConfig, type StoreConfig } from '../src/config/config.js';
-import { openStore } from '../src/store/open-store.js';
+import { type Config, loadConfig } from '../src/config/config.js';
 import { publishEntryVersion, withPublish } from '../src/content/publish-log.js';
-import { dropSchema } from '../test/helpers/engines.js';
 import { generateSpace } from './lib-entries-space.js';
+import { openBenchStore } from './lib-bench-store.js';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TOKEN = 'folio_pub_BenchSyncToken000000000001';
 const CHANGES = 1000;
 const PUBLISHES = 10;
@@ -69,14 +62,7 @@ const quantile = (xs: number[], q: number) =>
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 
 async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'folio-bench-sync-'));
-  const schema = `bench_sync_${randomBase62(8).toLowerCase()}`;
-  const storeConfig: StoreConfig =
-    engine === 'sqlite'
-      ? { engine, file: join(dataDir, 'folio.sqlite') }
-      : { engine, url: DATABASE_URL, schema };
-  const store = await openStore(storeConfig);
-  const blobs = new LocalDirBlobStore(join(dataDir, 'blobs'));
+  const { dataDir, storeConfig, store, blobs, close } = await openBenchStore(engine, 'sync');
   try {
     const t0 = performance.now();
     const { posts } = await generateSpace(store, blobs, 'spc_bench', TOKEN, total);
@@ -144,9 +130,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
       await app.close();
     }
   } finally {
-    await store.close();
-    if (engine === 'postgres') await dropSchema(schema, DATABASE_URL);
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 
