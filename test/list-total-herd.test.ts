@@ -101,5 +101,17 @@ describe.each(ENGINES)('list totals under concurrent requests (%s)', (engine) =>
     );
     expect((await get(url(retyped))).body.total).toBe(first.body.total - 1);
     expect(counts).toBe(3);
+    // A list of every type, counted now; then an entry of another type (a maker) leaves.
+    const everyType = (cv: number) => `/v1/${LIST_SPACE}/entries?limit=1&locale=de&cv=${cv}`;
+    const all = (await get(everyType(retyped))).body.total;
+    expect(counts).toBe(4);
+    const { cv: otherType } = await withPublish(env.store, LIST_SPACE, (tx, cv) =>
+      closePublishedEntry(tx, env.store.dialect, LIST_SPACE, 'ent_m1', cv),
+    );
+    // The items' count is carried (no item changed); the list of every type counts again, one less.
+    expect((await get(url(otherType))).body.total).toBe(first.body.total - 1);
+    expect(counts).toBe(4);
+    expect((await get(everyType(otherType))).body.total).toBe(all - 1);
+    expect(counts).toBe(5);
   });
 });

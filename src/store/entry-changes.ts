@@ -16,10 +16,11 @@ export interface ChangeLog {
   /** Whether no version of the entry opened or closed in (from, to]; false when the log does not cover it. */
   unchangedBetween(entryId: string, from: number, to: number): boolean;
   /**
-   * Whether no version of any entry opened or closed in (from, to] (a publish of menus, redirects, forms or assets
-   * only); false when the log does not cover it, or when an entry changed after `from`, even past `to`.
+   * Whether no version of any entry (of `type`, when given) opened or closed in (from, to] (a publish of menus,
+   * redirects, forms or assets only, or of other types); false when the log does not cover it, or when such an entry
+   * changed after `from`, even past `to`.
    */
-  quietBetween(from: number, to: number): boolean;
+  quietBetween(from: number, to: number, type?: string): boolean;
 }
 
 const MAX_CHANGES = 50_000;
@@ -31,6 +32,8 @@ class SpaceChanges implements ChangeLog {
   private readonly changedAt = new Map<string, number>();
   /** The last cv in (since, upTo] at which any entry changed; `since` when none did. */
   private lastChange: number;
+  /** The same per entry type. */
+  private readonly typeChangedAt = new Map<string, number>();
   private extending: Promise<void> | undefined;
 
   constructor(
@@ -48,9 +51,9 @@ class SpaceChanges implements ChangeLog {
     return (this.changedAt.get(entryId) ?? -1) <= from;
   }
 
-  quietBetween(from: number, to: number): boolean {
+  quietBetween(from: number, to: number, type?: string): boolean {
     if (from < this.since || to > this.upTo || from > to) return false;
-    return this.lastChange <= from;
+    return (type === undefined ? this.lastChange : (this.typeChangedAt.get(type) ?? this.since)) <= from;
   }
 
   async through(cv: number): Promise<void> {
@@ -67,7 +70,7 @@ class SpaceChanges implements ChangeLog {
     const from = this.upTo;
     const rows = await this.store.db
       .selectFrom('entry_versions')
-      .select(['entry_id', 'cv_from', 'cv_to'])
+      .select(['entry_id', 'type', 'cv_from', 'cv_to'])
       .where('space_id', '=', this.spaceId)
       .where((eb) =>
         eb.or([
@@ -79,6 +82,7 @@ class SpaceChanges implements ChangeLog {
       .execute();
     if (rows.length > MAX_CHANGES || this.changedAt.size + rows.length > MAX_CHANGES) {
       this.changedAt.clear();
+      this.typeChangedAt.clear();
       this.since = to;
       this.upTo = to;
       this.lastChange = to;
@@ -90,6 +94,7 @@ class SpaceChanges implements ChangeLog {
       const at = Math.max(opened <= to ? opened : -1, closed !== null && closed <= to ? closed : -1);
       if (at > (this.changedAt.get(row.entry_id) ?? -1)) this.changedAt.set(row.entry_id, at);
       if (at > this.lastChange) this.lastChange = at;
+      if (at > (this.typeChangedAt.get(row.type) ?? -1)) this.typeChangedAt.set(row.type, at);
     }
     this.upTo = to;
   }

@@ -76,19 +76,24 @@ function typesFingerprint(types: TypeMap): string {
   return hash;
 }
 
-/** A count of `selection` from an earlier cv that still holds at `cv`, or null. */
+/**
+ * A count of `selection` from an earlier cv that still holds at `cv`, or null. A list of one type without `under`
+ * depends only on entries of that type (their own values, paths and text); `under` also on the folders above them,
+ * and a list of every type on every entry.
+ */
 async function carriedTotal(
   store: Store,
-  spaceId: string,
-  cv: number,
+  plan: ListPlan,
   selection: string,
   types: TypeMap,
 ): Promise<number | null> {
+  const { spaceId, cv } = plan;
   const known = carriedCache(store).get(`${spaceId}\n${selection}`);
   if (known === undefined || known.cv > cv || known.types !== typesFingerprint(types)) return null;
   if (known.cv === cv) return known.total;
   const changes = await entryChangesThrough(store, spaceId, cv);
-  return changes?.quietBetween(known.cv, cv) === true ? known.total : null;
+  const onlyType = plan.type !== null && plan.under === null ? plan.type : undefined;
+  return changes?.quietBetween(known.cv, cv, onlyType) === true ? known.total : null;
 }
 
 function rememberTotal(
@@ -194,7 +199,7 @@ export async function listEntries(
       let counting = cached;
       if (counting === undefined) {
         const store = deps.store;
-        const started = carriedTotal(store, spaceId, cv, q.selection, types).then(
+        const started = carriedTotal(store, plan, q.selection, types).then(
           (carriedOver) => carriedOver ?? countList(store, plan),
         );
         cache.set(key, (counting = started));
