@@ -8,10 +8,11 @@ import type { DeliveredEntry } from './resolve.js';
  *
  * At one cv an entry renders the same way for the same locale, fallback chain and `fields`: what rendering reads
  * besides the entry (types, assets, whether a referenced entry is visible) is fixed by the cv, and the asset urls
- * by the app (public URL, crop key), which owns this cache. A delivered form is not: its `status` follows the clock
- * and the submission count (spec 3.1), so a request that delivers a form does not use this cache (resolve.ts). So a list request takes the entries it has
- * rendered before, at that cv, from here, and writes their JSON as stored instead of serialising them again. The
- * cv is part of the key: a publish starts over, and older keys age out of the LRU.
+ * by the app (public URL, crop key), which owns this cache. So a list request takes the entries it has rendered
+ * before, at that cv, from here, and writes their JSON as stored instead of serialising them again. The cv is part
+ * of the key: a publish starts over, and older keys age out of the LRU. A delivered form is not fixed by the cv:
+ * its `status` follows the clock and the submission count (spec 3.1), so a request that delivers a form does not
+ * use this cache (resolve.ts).
  *
  * Cached entries are frozen, deeply: every request at that cv shares them (see entry-version-cache.ts).
  */

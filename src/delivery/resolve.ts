@@ -138,9 +138,11 @@ export async function resolveEntries(
 function renderer(ctx: RenderContext, params: ResolveParams, rendered: ResolveParams['rendered']) {
   if (rendered === undefined)
     return (s: EntrySnapshot, only: ReadonlySet<string> | undefined) => renderEntry(s, ctx, params, only);
+  // `fields` projects roots only (`only` is it or undefined), so its part of the key is made once per request; a key
+  // cannot hold a comma or a newline (field keys are identifiers).
+  const projected = params.fields === undefined ? '*' : [...params.fields].sort().join(',');
   return (s: EntrySnapshot, only: ReadonlySet<string> | undefined): DeliveredEntry => {
-    // `fields` projects roots only; a key cannot hold a comma or a newline (field keys are identifiers).
-    const key = `${rendered.prefix}${only === undefined ? '*' : [...only].sort().join(',')}\n${s.id}`;
+    const key = `${rendered.prefix}${only === undefined ? '*' : projected}\n${s.id}`;
     return rendered.cache.get(key) ?? rendered.cache.set(key, renderEntry(s, ctx, params, only));
   };
 }

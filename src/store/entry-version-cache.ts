@@ -157,10 +157,9 @@ function readChunk(
   const whens = ids.map((id) => sql`when ${id} then ${held.get(id)?.cvFrom ?? -1}`);
   const heldCv = sql<number>`case entry_id ${sql.join(whens, sql` `)} else -1 end`;
   // A page's worth of ids or fewer (by-id, a page's includes): one text per count, named on PostgreSQL.
-  const mark = ids.length <= NAMED_MAX_IDS ? PREPARED_MARK : sql.raw('');
   return store.db
     .selectFrom('entry_versions')
-    .modifyFront(mark)
+    .$if(ids.length <= NAMED_MAX_IDS, (q) => q.modifyFront(PREPARED_MARK))
     .select([
       'entry_id',
       'cv_from',

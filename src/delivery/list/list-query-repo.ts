@@ -280,9 +280,9 @@ function pageStatement(store: Store, plan: ListPlan, sparse: boolean, withTotal 
 
 /**
  * Whether list_rows_walk (space, type, locale, published_at, entry_id), or a slot index for one value of its slot
- * (migration 0016), hands rows over in the sort's order, so a dense page can stop after `limit + 1` of them. Any other sort (a slot such as a rating) would walk the whole
- * type, all 100k rows of the bench (17 ms), to sort them: the selecting slot's index range, sorted, is far less
- * (1.5 ms for 5,000 rows).
+ * (migration 0016), hands rows over in the sort's order, so a dense page can stop after `limit + 1` of them. Any
+ * other sort (a slot such as a rating) would walk the whole type, all 100k rows of the bench (17 ms), to sort them:
+ * the selecting slot's index range, sorted, is far less (1.5 ms for 5,000 rows).
  */
 const walksInOrder = (sort: readonly SortKey[]): boolean =>
   sort.length === 1 && sort[0]?.source.kind === 'column' && sort[0].source.column === 'published_at';

@@ -104,11 +104,11 @@ function rememberTotal(
   types: TypeMap,
   total: number,
 ) {
+  const cache = carriedCache(store);
   const key = `${spaceId}\n${selection}`;
-  const known = carriedCache(store).get(key);
+  const known = cache.get(key);
   // The newest cv wins: a pinned request for an old cv does not replace what current ones carry forward.
-  if (known === undefined || known.cv <= cv)
-    carriedCache(store).set(key, { cv, types: typesFingerprint(types), total });
+  if (known === undefined || known.cv <= cv) cache.set(key, { cv, types: typesFingerprint(types), total });
 }
 
 const viewTag = (scope: Scope): string =>
