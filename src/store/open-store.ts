@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { StoreConfig } from '../config/config.js';
@@ -10,6 +10,7 @@ import { namingPool } from './dialect/pg-named-statements.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { withStatementCache } from './dialect/sqlite-statements.js';
+import { ImmediateSqliteDialect } from './dialect/sqlite-immediate.js';
 import { migrateToLatest } from './migrations/index.js';
 import { reindexIfDue, type ReindexStep } from './reindex.js';
 import type { Database } from './schema.js';
@@ -71,7 +72,9 @@ function openSqlite(file: string): Store {
   // pages all over them. 64 MB (negative: KiB) is a bound, allocated only as pages are used.
   database.pragma('cache_size = -65536');
   database.pragma('temp_store = MEMORY');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
+  });
   return {
     db,
     dialect: sqliteDialect,
