@@ -7,19 +7,17 @@ import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
 import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
 import { newId } from '../lib/ids.js';
-import { buildApp } from '../server/app.js';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { LIST_REINDEX } from '../delivery/list/list-write-repo.js';
 import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
-import { demoBanner, ensureDemo } from './demo.js';
 import { importProgress } from './progress.js';
 import { createJobRunner } from '../jobs/worker.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { openRuntime } from './runtime.js';
-import { describeMailTransport } from '../notify/mailer.js';
+import { serve } from './serve.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 
 const USAGE = `Usage: folio <command>
@@ -76,35 +74,6 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-}
-
-async function serve(): Promise<number> {
-  const config = loadConfig();
-  const rt = await openRuntime(config);
-  const demo = config.demo ? await ensureDemo(rt) : null;
-  const app = await buildApp(rt);
-  app.addHook('onClose', async () => rt.close());
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const base = process.env.PUBLIC_URL
-    ? config.publicUrl
-    : `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  if (demo) console.log(demoBanner(base, demo));
-  else console.log(`Folio is serving ${base} (store: ${config.store.engine}).`);
-  // spec 4.4 rule 6: say where notification email goes, so a missing SMTP_URL is noticed at once.
-  console.log(`Mail: ${describeMailTransport(config.mail)}.`);
-  return new Promise<number>((resolveExit) => {
-    const stop = (signal: string) => {
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(
-        () => resolveExit(0),
-        () => resolveExit(1),
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
 }
 
 /** `folio worker`: the outbox job runner on its own, until SIGINT/SIGTERM (jobs in hand finish first). */

@@ -4,6 +4,7 @@ import type { Store } from '../store/open-store.js';
 import { PgCvListener } from './pg-cv-listener.js';
 import type { RedisLink } from './redis-link.js';
 import type { SpaceDirectory } from './space-directory.js';
+import type { ClusterLink } from './worker-pool.js';
 import { readSpaceVersions } from './space-versions-repo.js';
 
 /** Where token revocations go and come from (src/auth/token-cache.ts). */
@@ -22,10 +23,12 @@ export interface CvFanoutOptions {
   log: Log;
   /** Carries token revocations over the same channels and poll (issue 11: revocation within the same bound). */
   tokens?: TokenGenerations;
+  /** This process's line to the other workers of its pool (`WORKERS`), when it is one (src/cluster/worker-pool.ts). */
+  cluster?: ClusterLink | null;
 }
 
 /** How the channel is chosen, for logs and docs. */
-export type FanoutChannel = 'postgres-notify' | 'redis-pubsub' | 'in-process';
+export type FanoutChannel = 'postgres-notify' | 'redis-pubsub' | 'worker-ipc' | 'in-process';
 
 /**
  * Keeps the space directory's cv current (spec 1.2, DESIGN.md "Two deployment modes"):
@@ -33,6 +36,8 @@ export type FanoutChannel = 'postgres-notify' | 'redis-pubsub' | 'in-process';
  * - between instances on PostgreSQL: LISTEN/NOTIFY from the trigger of migration 0006, which fires on commit for
  *   every writer (a `folio import` process included);
  * - between instances on SQLite with Redis (several processes on one file): Redis pub/sub of local publishes;
+ * - between the workers of one `folio serve` (`WORKERS`) on SQLite without Redis: the pool's IPC, relayed by the
+ *   primary (src/cluster/worker-pool.ts);
  * - always: a poll of every space's cv every `pollMs`, bounding staleness when a notification is lost.
  * Token revocations (a space's `token_gen`, migration 0010) travel the same ways: `NOTIFY folio_tokens`, the Redis
  * topic `<prefix>tokens`, the poll.
@@ -48,6 +53,10 @@ export class CvFanout {
     const topic = `${redis?.prefix ?? ''}cv`;
     const tokensTopic = `${redis?.prefix ?? ''}tokens`;
     const toRedis = storeConfig.engine === 'sqlite' && redis !== null;
+    const ipc = storeConfig.engine === 'sqlite' && redis === null ? (options.cluster ?? null) : null;
+    if (tokens && ipc) {
+      this.stops.push(tokens.onRevoked((spaceId, gen) => ipc.send({ folio: 'tokens', spaceId, gen })));
+    }
     if (tokens && toRedis) {
       this.stops.push(
         tokens.onRevoked((spaceId, gen) => {
@@ -61,6 +70,7 @@ export class CvFanout {
     this.stops.push(
       store.published.on((spaceId, cv) => {
         directory.notify(spaceId, cv);
+        ipc?.send({ folio: 'cv', spaceId, cv });
         if (toRedis && redis.ready()) {
           redis.client
             .publish(topic, `${cv} ${spaceId}`)
@@ -91,6 +101,14 @@ export class CvFanout {
       // ioredis subscribes again after every reconnection; catch up on what was missed meanwhile.
       sub.on('ready', () => void this.poll());
       sub.subscribe(...(tokens ? [topic, tokensTopic] : [topic])).catch(() => {});
+    } else if (ipc) {
+      this.channel = 'worker-ipc';
+      this.stops.push(
+        ipc.onMessage((m) => {
+          if (m.folio === 'cv') directory.notify(m.spaceId, m.cv);
+          else if (m.folio === 'tokens') tokens?.adoptGeneration(m.spaceId, m.gen);
+        }),
+      );
     } else this.channel = 'in-process';
     const timer = setInterval(() => void this.poll(), options.pollMs);
     timer.unref();

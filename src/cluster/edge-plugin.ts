@@ -13,6 +13,7 @@ import { getSpace } from '../store/spaces-repo.js';
 import { CvFanout } from './cv-fanout.js';
 import { RedisLink } from './redis-link.js';
 import { attachSpaceDirectory, SpaceDirectory } from './space-directory.js';
+import { workerLink } from './worker-pool.js';
 
 /** What the edge holds, for operators' tooling and tests (`app.folioEdge`). */
 export interface Edge {
@@ -54,6 +55,7 @@ export const edgePlugin = fp(
       pollMs: config.cvPollMs,
       log: app.log,
       tokens: opts.services.tokens,
+      cluster: workerLink(),
     });
     const cache = new ResponseCache(config.cache, redis);
     const limit = createLimiter({ max: config.rateLimitPerMinute, name: 'delivery', redis });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export type StoreConfig =
@@ -107,6 +108,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Bound on cv staleness when no publish notification arrives (the fallback poll of src/cluster/). */
   readonly cvPollMs: number;
+  /** WORKERS: processes `folio serve` runs on one port (`auto`: one per core; src/cluster/worker-pool.ts). */
+  readonly workers: number;
   /** ACTIVITY_RETENTION_DAYS: activity log entries older than this are swept (issue 11). */
   readonly activityRetentionDays: number;
   readonly blobs: BlobsConfig;
@@ -143,6 +146,12 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   if (value < min || value > max)
     throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** WORKERS: a count from 1 to 64, or `auto` for one per core the process may use. */
+function workerCount(env: Env): number {
+  if (read(env, 'WORKERS')?.toLowerCase() === 'auto') return Math.min(64, availableParallelism());
+  return int(env, 'WORKERS', 1, 1, 64);
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -305,6 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_DELIVERY_PER_MINUTE', 1200, 1, 100_000_000),
     cvPollMs: int(env, 'CV_POLL_MS', 1000, 50, 3_600_000),
+    workers: workerCount(env),
     activityRetentionDays: int(env, 'ACTIVITY_RETENTION_DAYS', 365, 1, 36_500),
     blobs: Object.freeze(blobsConfig(env, dataDir)),
     mail: Object.freeze(mailConfig(env, dataDir, publicUrl)),

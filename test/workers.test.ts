@@ -1,0 +1,218 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseClusterMessage } from '../src/cluster/worker-pool.js';
+import { loadConfig } from '../src/config/config.js';
+import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+// `WORKERS=2 folio serve` on the embedded default (SQLite, no Redis), as an operator starts it: the fan-out
+// between the workers is the pool's IPC, so the cv poll is set an hour away.
+const BIN = join(import.meta.dirname, '..', 'bin', 'folio.js');
+const ENV = {
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  LOG_LEVEL: 'warn',
+  CV_POLL_MS: '3600000',
+  FOLIO_DEMO: 'false',
+};
+const mgt = { authorization: `Bearer ${TOKENS.management}`, 'content-type': 'application/json' };
+
+interface Pool {
+  child: ChildProcess;
+  base: string;
+  pids: number[];
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startPool(dataDir: string): Promise<Pool> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...ENV, DATA_DIR: dataDir, PORT: '0', WORKERS: '2' },
+    });
+    let out = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => reject(new Error(`the pool did not start: ${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const base = /serving (http:\/\/[\d.:]+)/.exec(out)?.[1];
+      const pids = /pids ([\d, ]+)\)/.exec(out)?.[1];
+      if (base && pids) {
+        clearTimeout(timer);
+        resolve({ child, base, pids: pids.split(', ').map(Number), output: () => out, exited });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+}
+
+/** One request on a connection of its own: the primary hands new connections to the workers in turn. */
+function request(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, headers, agent: false, timeout: 10_000 }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }),
+      );
+    });
+    req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer in 10 s`)));
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const title = async (base: string) => {
+  const r = await request(base, 'GET', '/v1/spc_test/entries/ent_about?locale=en', {
+    authorization: `Bearer ${TOKENS.public}`,
+  });
+  expect(r.status).toBe(200);
+  const entry = r.json.entry as { content: { fields: { title: string } } };
+  return { title: entry.content.fields.title, cv: r.json.cv };
+};
+
+describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
+  let pool: Pool;
+  beforeAll(async () => {
+    const dataDir = tempDir('folio-workers-');
+    const dir = await fixtureDir();
+    writeFileSync(join(dir, 'b.json'), JSON.stringify(fixtureBundle()));
+    const imported = spawnSync(process.execPath, [BIN, 'import', join(dir, 'b.json')], {
+      env: { ...process.env, ...ENV, DATA_DIR: dataDir },
+    });
+    expect(imported.status).toBe(0);
+    pool = await startPool(dataDir);
+  }, 60_000);
+  afterAll(() => {
+    pool?.child.kill('SIGKILL');
+    for (const pid of pool?.pids ?? []) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+
+  it('runs two worker processes besides the primary, on one port', () => {
+    expect(pool.pids).toHaveLength(2);
+    expect(new Set(pool.pids).size).toBe(2);
+    for (const pid of [...pool.pids, pool.child.pid ?? 0]) expect(alive(pid)).toBe(true);
+  });
+
+  it('a publish in one worker reaches the other at once (the poll is an hour away)', async () => {
+    // Both workers serve the space first, so each holds its cv (a worker that never served it would read it fresh).
+    const before = await Promise.all(Array.from({ length: 8 }, () => title(pool.base)));
+    expect(new Set(before.map((b) => b.title))).toEqual(new Set(['About']));
+    const saved = await request(pool.base, 'PATCH', '/v1/spaces/spc_test/entries/ent_about', mgt, {
+      fields: { title: { en: 'About, everywhere', de: 'Über uns' } },
+    });
+    expect(saved.status).toBe(200);
+    const published = await request(pool.base, 'POST', '/v1/spaces/spc_test/entries/ent_about/publish', {
+      authorization: mgt.authorization,
+    });
+    expect(published.status).toBe(200);
+    const after = await Promise.all(Array.from({ length: 8 }, () => title(pool.base)));
+    for (const a of after) expect(a).toEqual({ title: 'About, everywhere', cv: published.json.cv });
+  });
+
+  it('a token revoked in one worker is refused by the other at once', async () => {
+    const made = await request(pool.base, 'POST', '/v1/spaces/spc_test/tokens', mgt, { kind: 'public' });
+    expect(made.status).toBe(201);
+    const token = made.json as { value: string; token: { id: string } };
+    const read = () =>
+      request(pool.base, 'GET', '/v1/spc_test/entries/ent_about', { authorization: `Bearer ${token.value}` });
+    // Both workers have seen the token (each remembers what it decided about it).
+    for (const r of await Promise.all(Array.from({ length: 8 }, read))) expect(r.status).toBe(200);
+    const revoked = await request(pool.base, 'DELETE', `/v1/spaces/spc_test/tokens/${token.token.id}`, {
+      authorization: mgt.authorization,
+    });
+    expect(revoked.status).toBe(200);
+    for (const r of await Promise.all(Array.from({ length: 8 }, read))) expect(r.status).toBe(401);
+  });
+
+  it('writes from both workers at once all commit, one cv each (no SQLITE_BUSY)', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 48 }, (_, i) =>
+        request(pool.base, 'POST', '/v1/spaces/spc_test/redirects', mgt, {
+          from: `/old-${i}`,
+          to: { kind: 'url', url: '/about' },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(48).fill(201));
+    const cvs = results.map((r) => Number(r.json.cv));
+    expect(new Set(cvs).size).toBe(48);
+  });
+
+  it('replaces a worker that dies; the replacement and the survivor serve', async () => {
+    const [victim, survivor] = pool.pids as [number, number];
+    process.kill(victim, 'SIGKILL');
+    // A connection the primary handed to the worker as it died is lost with it; the ones after go to the survivor.
+    await expect
+      .poll(() => /worker \d replaced \(pid (\d+)\)/.exec(pool.output())?.[1], {
+        timeout: 15_000,
+        interval: 100,
+      })
+      .toBeDefined();
+    const replacement = Number(/worker \d replaced \(pid (\d+)\)/.exec(pool.output())?.[1]);
+    expect(alive(replacement)).toBe(true);
+    expect(alive(survivor)).toBe(true);
+    pool.pids = [replacement, survivor];
+    const after = await Promise.all(Array.from({ length: 6 }, () => title(pool.base)));
+    for (const a of after) expect(a.title).toBe('About, everywhere');
+  }, 30_000);
+
+  it('stops every worker on SIGTERM and exits 0', async () => {
+    pool.child.kill('SIGTERM');
+    expect(await pool.exited).toBe(0);
+    for (const pid of pool.pids) expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('WORKERS config and messages', () => {
+  it('reads WORKERS: 1 by default, a count, `auto`, and refuses the rest', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '4' }).workers).toBe(4);
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBeGreaterThanOrEqual(1);
+    for (const bad of ['0', '65', 'two', '-1']) expect(() => loadConfig({ WORKERS: bad })).toThrow(/WORKERS/);
+  });
+
+  it('parses what arrives over IPC, and nothing else', () => {
+    expect(parseClusterMessage({ folio: 'cv', spaceId: 'spc_a', cv: 3 })).toEqual({
+      folio: 'cv',
+      spaceId: 'spc_a',
+      cv: 3,
+    });
+    expect(parseClusterMessage({ folio: 'tokens', spaceId: 'spc_a', gen: 2 })).toMatchObject({ gen: 2 });
+    expect(parseClusterMessage({ folio: 'listening', port: 8080 })).toEqual({
+      folio: 'listening',
+      port: 8080,
+    });
+    for (const bad of [
+      null,
+      'cv',
+      { folio: 'cv', spaceId: 'spc_a', cv: -1 },
+      { folio: 'cv', spaceId: '', cv: 1 },
+      { folio: 'cv', spaceId: 'spc_a', cv: '3' },
+      { folio: 'tokens', spaceId: 'spc_a' },
+      { folio: 'other', port: 1 },
+      { cmd: 'NODE_CLUSTER' },
+    ])
+      expect(parseClusterMessage(bad)).toBeNull();
+  });
+});
