@@ -290,8 +290,8 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
 /**
  * Uncached list throughput (issue 17): 500 distinct filter + sort + include + locale queries, cycled by 64
  * connections (autocannon in this process) against Folio in a process of its own with the response cache's L1
- * sized to nothing, so every request is rendered; then bare Fastify, also in its own process, answering a list
- * body of the same size. Two rounds each, alternating.
+ * sized to nothing, so every request is rendered; then the same Folio as two processes on one port (`WORKERS=2`);
+ * then bare Fastify, also in its own process, answering a list body of the same size. Two rounds each, alternating.
  */
 async function throughput(
   engine: 'sqlite' | 'postgres',
@@ -314,12 +314,11 @@ async function throughput(
   writeFileSync(bodyFile, body);
   const env: Record<string, string> =
     engine === 'postgres' ? { DATABASE_URL, DATABASE_SCHEMA: schema } : { DATABASE_URL: '' };
-  const folio = await startServerChild(
-    join(import.meta.dirname, 'lib-entries-server.ts'),
-    ['folio', dataDir],
-    env,
-  );
-  const bare = await startServerChild(join(import.meta.dirname, 'lib-entries-server.ts'), ['bare', bodyFile]);
+  const server = join(import.meta.dirname, 'lib-entries-server.ts');
+  const folio = await startServerChild(server, ['folio', dataDir], env);
+  // WORKERS=2: the same Folio as two processes on one port (src/cluster/worker-pool.ts).
+  const pool = await startServerChild(server, ['folio', dataDir, '2'], env);
+  const bare = await startServerChild(server, ['bare', bodyFile]);
   try {
     const run = async (port: number, seconds: number) => {
       const r = await autocannon({
@@ -332,19 +331,21 @@ async function throughput(
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
       return r;
     };
-    await run(folio.info.port, 2);
-    await run(bare.info.port, 2);
+    for (const s of [folio, pool, bare]) await run(s.info.port, 2);
+    const figure = (r: Awaited<ReturnType<typeof run>>) =>
+      `${r.requests.average.toFixed(0)} req/s p99 ${r.latency.p99} ms`;
     for (let round = 1; round <= 2; round++) {
       const f = await run(folio.info.port, 8);
+      const w = await run(pool.info.port, 8);
       const b = await run(bare.info.port, 8);
       console.log(
         `uncached list throughput, ${paths.length} distinct queries, 64 connections (round ${round}): ` +
-          `folio ${f.requests.average.toFixed(0)} req/s p99 ${f.latency.p99} ms | bare Fastify ` +
-          `${b.requests.average.toFixed(0)} req/s p99 ${b.latency.p99} ms (target ≥ 4,500 req/s)`,
+          `folio ${figure(f)} | WORKERS=2 ${figure(w)} | bare Fastify ${figure(b)} (target ≥ 4,500 req/s)`,
       );
     }
   } finally {
     await stopServerChild(folio);
+    await stopServerChild(pool);
     await stopServerChild(bare);
   }
 }

@@ -9,13 +9,18 @@ export interface ServerChild {
   next(): Promise<Record<string, unknown>>;
 }
 
-/** Starts `script` with tsx and waits for its first line. */
+/**
+ * Starts `script` with tsx and waits for its first line. `BENCH_SERVER_FLAGS` adds Node flags to every bench server,
+ * to profile one: `BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- entries sqlite`
+ * (NODE_OPTIONS refuses --cpu-prof).
+ */
 export function startServerChild(
   script: string,
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
