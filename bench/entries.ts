@@ -14,7 +14,7 @@ import Fastify from 'fastify';
 import { CompiledQuery, sql } from 'kysely';
 import { buildApp } from '../src/server/app.js';
 import { type Config, loadConfig } from '../src/config/config.js';
-import { compileList } from '../src/delivery/list/list-query-repo.js';
+import { compileList, numberWalkSlot } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { slotLayout } from '../src/delivery/list/slots.js';
 import type { Store } from '../src/store/open-store.js';
@@ -138,9 +138,16 @@ async function explain(store: Store, engine: 'sqlite' | 'postgres'): Promise<voi
     layout: slotLayout(POST_TYPE),
   };
   const [count, page] = compileList(store, plan, false);
+  // The same selection by rating, best first: a dense page walks the rating's slot index (migration 0017).
+  const byRating: ListPlan = {
+    ...plan,
+    sort: [{ source: { kind: 'value', key: 'rating', col: 'num', many: false, locs: 'any' }, desc: true }],
+  };
+  const [, walk] = compileList(store, byRating, false, numberWalkSlot(byRating));
   for (const [name, q] of [
     ['count', count],
     ['page', page],
+    ['rating-sorted page', walk],
   ] as const) {
     if (!q) continue;
     const prefix = engine === 'sqlite' ? 'explain query plan ' : 'explain (analyze, costs off) ';

@@ -156,9 +156,11 @@ describe.each(ENGINES)('reindex steps on %s', (engine) => {
     await published();
     // What the earlier code left: 0007 rebuilt the tables itself and made no `folio_reindex`; no 0014.
     await env.store.db.schema.dropTable('folio_reindex').execute();
-    // Nor anything after 0014: undo the later migrations too (0015: the semantic search tables).
+    // Nor anything after 0014: undo the later migrations too (0015: the semantic search tables; 0016 rebuilds its
+    // indexes; 0017: the number slot indexes).
     await env.store.db.schema.dropTable('search_embeddings').execute();
     await env.store.db.schema.dropTable('search_state').execute();
+    for (const n of ['n1', 'n2', 'n3', 'n4']) await env.store.db.schema.dropIndex(`list_rows_${n}`).execute();
     await sql`delete from folio_migration where name >= '0014'`.execute(env.store.db);
     await env.store.db
       .updateTable('list_entries')

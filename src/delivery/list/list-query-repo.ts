@@ -1,25 +1,22 @@
 import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Store } from '../../store/open-store.js';
-import type { StoreDialect } from '../../store/dialect/dialect.js';
-import { FOLDER_PATH_KEY, PATH_KEY, searchConfig, searchScope } from './index-values.js';
+import { FOLDER_PATH_KEY, PATH_KEY } from './index-values.js';
+import { columnRef, keyset, ref, sortParts, type Sql } from './list-sql-repo.js';
 import {
-  columnRef,
-  keyset,
-  type Own,
-  ref,
-  ROW_COLUMNS,
-  sortParts,
-  type Sql,
-  testSql,
-  underRange,
-  valueRow,
-} from './list-sql-repo.js';
-import type { Cond, ListPlan, Scalar, SortKey, Source } from './plan.js';
-import { drivesRows, rowLocale, type SlotLayout, slotOf } from './slots.js';
+  fromClause,
+  needsEntries,
+  pickDriver,
+  rowsFrom,
+  rowsLayout,
+  whereClause,
+} from './list-sources-repo.js';
+import type { ListPlan, Scalar, SortKey } from './plan.js';
+import { isNumSlot, type NumSlot, rowLocale, sortSlot } from './slots.js';
 
 /**
  * The SQL of entry lists (spec 4.3) on the list tables of migrations 0003 and 0007, the same statements on
- * both engines (engine fragments come from the store's dialect, src/store/dialect/). Filters are EXISTS probes of `list_values`; one
+ * both engines (engine fragments come from the store's dialect, src/store/dialect/; where rows come from and the
+ * filters they must pass, list-sources-repo.ts). Filters are EXISTS probes of `list_values`; one
  * selective filter (or the full-text match) may instead drive the query, so `total` and sparse pages scan only
  * its index range; dense pages walk `list_entries` in sort order and stop after `limit + 1` rows.
  *
@@ -36,207 +33,13 @@ export interface PageRow {
   after: Scalar[];
 }
 
-/** A filter or `under` that can drive the query: positive, one row per version (no duplicate results). */
-type Driver =
-  { kind: 'cond'; cond: Cond & { source: Extract<Source, { kind: 'value' }> } } | { kind: 'under' };
-
-/** Where list_rows (alias r) is the source: its slot layout, and whether a dense page walks it in order. */
-interface RowsSource {
-  layout: SlotLayout;
-  dense: boolean;
-}
-
-/** A filter answered by a slot column of the row. */
-function slotCondSql(dialect: StoreDialect, rows: RowsSource, cond: Cond): Sql | null {
-  const slot = slotOf(cond, rows.layout);
-  if (slot === null) return null;
-  let col = ref(`r.${slot}`);
-  let pos: Sql;
-  if (drivesRows(cond, rows.layout)) {
-    // A dense page walks in publish order. One value's rows come in that order from the slot's own index
-    // (migration 0016); several values' rows do not, so `|| ''` keeps their index out of reach and the page walks
-    // list_rows_walk. Otherwise `is not null` lets both engines use the slot's partial index.
-    if (rows.dense && !(cond.test === 'in' && cond.values.length === 1)) col = sql`(${col} || '')`;
-    pos = sql`${col} is not null and ${testSql(dialect, col, cond)}`;
-  } else pos = testSql(dialect, col, cond);
-  // `is not true`: a missing value (NULL) is outside the test and inside its negation, as in list_values.
-  return cond.negate ? sql`(${pos}) is not true` : pos;
-}
-
-/**
- * `perRow`: the rows are a selective driver's (or the full-text matches), so each other filter is probed per
- * row; measured on PostgreSQL, a hash join over the probed filter's whole range costs more.
- */
-function condSql(
-  dialect: StoreDialect,
-  plan: ListPlan,
-  cond: Cond,
-  vid: Sql,
-  perRow: boolean,
-  rows: RowsSource | null,
-  own: Own,
-): Sql {
-  const slotted = rows === null ? null : slotCondSql(dialect, rows, cond);
-  if (slotted !== null) return slotted;
-  if (cond.source.kind === 'column') {
-    const pos = testSql(dialect, columnRef(cond.source.column, own), cond);
-    // `is not true`: a NULL (no parent) is outside `parentId eq x` and inside its negation.
-    return cond.negate ? sql`(${pos}) is not true` : pos;
-  }
-  const test =
-    cond.test === 'present' ? sql`` : sql`and ${testSql(dialect, ref(`x.${cond.source.col}`), cond)}`;
-  const probe = sql`exists (select 1 from list_values x where x.vid = ${vid}
-    and ${valueRow('x', cond.source, plan.locale)} ${test}${perRow ? dialect.perRowProbe : sql``})`;
-  return cond.negate ? sql`not ${probe}` : probe;
-}
-
-function pickDriver(plan: ListPlan): Driver | null {
-  const rank = (c: Cond): number => {
-    if (c.negate || c.source.kind !== 'value') return 99;
-    if (c.test === 'in') return c.values.length === 1 ? 0 : c.source.many ? 99 : 1;
-    // `exists` is no driver: it would read every value of the key.
-    if (c.source.many || c.test === 'present') return 99;
-    return c.test === 'substring' ? 3 : 4;
-  };
-  let best: Cond | null = null;
-  for (const c of plan.conds) if (rank(c) < 99 && (best === null || rank(c) < rank(best))) best = c;
-  if (plan.under !== null && (best === null || rank(best) > 1)) return { kind: 'under' };
-  if (best === null || best.source.kind !== 'value') return null;
-  return { kind: 'cond', cond: best as Cond & { source: Extract<Source, { kind: 'value' }> } };
-}
-
-interface From {
-  from: Sql;
-  /** Conditions the source's own rows check (the driver's). */
-  where: Sql[];
-  /** The version id expression the other filters probe with. */
-  vid: Sql;
-  /** Whether list_entries (alias e) is part of the source. */
-  entries: boolean;
-  /** Set when list_rows (alias r) is the source. */
-  rows: RowsSource | null;
-  own: Own;
-}
-
-/** The list reads list_rows: one type, no full-text search, and a filter that selects by a string slot. */
-function rowsLayout(plan: ListPlan): SlotLayout | null {
-  const { layout } = plan;
-  if (layout === null || plan.words !== null) return null;
-  return plan.conds.some((c) => drivesRows(c, layout)) ? layout : null;
-}
-
-/** Whether conditions or sort need list_entries beside list_rows (the row has published_at and entry_id). */
-function needsEntries(plan: ListPlan, sort: readonly SortKey[]): boolean {
-  const onEntries = (s: Source | SortKey['source']) => s.kind === 'column' && !ROW_COLUMNS.has(s.column);
-  return plan.conds.some((c) => onEntries(c.source)) || sort.some((k) => onEntries(k.source));
-}
-
-function rowsFrom(
-  dialect: StoreDialect,
-  plan: ListPlan,
-  layout: SlotLayout,
-  entries: boolean,
-  dense: boolean,
-): From {
-  const where = [
-    sql`r.space_id = ${plan.spaceId} and r.type = ${plan.type} and r.loc = ${rowLocale(layout, plan.locale)}
-      and r.cv_from <= ${plan.cv} and r.cv_to > ${plan.cv}`,
-  ];
-  const from = entries
-    ? sql`list_rows r ${dialect.orderedJoin} list_entries e on e.id = r.vid`
-    : sql`list_rows r`;
-  return { from, where, vid: sql`r.vid`, entries: false, rows: { layout, dense }, own: 'r' };
-}
-
-/**
- * What the query reads rows from. A driven count with no condition on list_entries columns reads the driver's
- * index alone: its rows carry space, type and cv.
- */
-function fromClause(
-  dialect: StoreDialect,
-  plan: ListPlan,
-  driver: Driver | null,
-  needEntries: boolean,
-  sort: readonly SortKey[],
-): From {
-  if (plan.words !== null) {
-    const m = dialect.matches(
-      searchScope(plan.spaceId, plan.locale),
-      searchConfig(plan.locale),
-      plan.words,
-      plan,
-    );
-    if (dialect.matchesAreRows) {
-      const joined = needsEntries(plan, sort);
-      const from = joined
-        ? sql`(${m}) m ${dialect.orderedJoin} list_entries e on e.id = m.vid`
-        : sql`(${m}) m`;
-      // The matches check space, cv and type themselves; `1 = 1` keeps the WHERE clause well-formed.
-      return { from, where: [sql`1 = 1`], vid: sql`m.vid`, entries: false, rows: null, own: 'm' };
-    }
-    const from = sql`(${m}) m ${dialect.orderedJoin} list_entries e on e.id = m.vid`;
-    return { from, where: [], vid: sql`e.id`, entries: true, rows: null, own: null };
-  }
-  if (driver === null)
-    return { from: sql`list_entries e`, where: [], vid: sql`e.id`, entries: true, rows: null, own: null };
-  const where = [
-    sql`d.space_id = ${plan.spaceId} and d.cv_from <= ${plan.cv} and d.cv_to > ${plan.cv}`,
-    plan.type !== null
-      ? sql`d.type = ${plan.type}`
-      : plan.folderTypes.length > 0
-        ? sql`d.type not in (${sql.join(plan.folderTypes)})`
-        : sql`1 = 1`,
-  ];
-  if (driver.kind === 'under') {
-    where.push(sql`d.key = ${PATH_KEY} and d.loc = ${plan.locale} and ${underRange('d', plan.under ?? '')}`);
-  } else {
-    const c = driver.cond;
-    const col = ref(`d.${c.source.col}`);
-    // `is not null` lets both engines use the partial index of the column (migration 0003).
-    where.push(
-      sql`${valueRow('d', c.source, plan.locale)} and ${col} is not null and ${testSql(dialect, col, c)}`,
-    );
-  }
-  if (!needEntries)
-    return { from: sql`list_values d`, where, vid: sql`d.vid`, entries: false, rows: null, own: null };
-  const from = sql`list_values d ${dialect.orderedJoin} list_entries e on e.id = d.vid`;
-  return { from, where, vid: sql`e.id`, entries: true, rows: null, own: null };
-}
-
-function whereClause(dialect: StoreDialect, plan: ListPlan, driver: Driver | null, source: From): Sql[] {
-  const { vid } = source;
-  const where = [...source.where];
-  if (source.entries)
-    where.push(
-      sql`e.space_id = ${plan.spaceId} and e.cv_from <= ${plan.cv} and e.cv_to > ${plan.cv}`,
-      plan.type !== null ? sql`e.type = ${plan.type}` : sql`e.kind <> 'folder'`,
-    );
-  for (const c of plan.conds)
-    if (driver?.kind !== 'cond' || driver.cond !== c)
-      where.push(
-        condSql(
-          dialect,
-          plan,
-          c,
-          vid,
-          driver !== null || plan.words !== null || source.rows !== null,
-          source.rows,
-          source.own,
-        ),
-      );
-  if (plan.under !== null && driver?.kind !== 'under')
-    where.push(sql`exists (select 1 from list_values p where p.vid = ${vid} and p.key = ${PATH_KEY}
-      and p.loc = ${plan.locale} and ${underRange('p', plan.under)})`);
-  return where;
-}
-
 function countStatement(store: Store, plan: ListPlan): RawBuilder<{ n: number | string }> {
   const dialect = store.dialect;
   const layout = rowsLayout(plan);
   const driver = plan.words === null && layout === null ? pickDriver(plan) : null;
   const source =
     layout !== null
-      ? rowsFrom(dialect, plan, layout, needsEntries(plan, []), false)
+      ? rowsFrom(dialect, plan, layout, needsEntries(plan, []), null)
       : fromClause(
           dialect,
           plan,
@@ -253,18 +56,57 @@ export async function countList(store: Store, plan: ListPlan): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-function pageStatement(store: Store, plan: ListPlan, sparse: boolean, withTotal = false) {
+/**
+ * One part of a page walked in a number slot's order (migration 0017): the entries with a value, from that slot's
+ * index in the sort's order, or those without it (sorted last, by entry id). The rows answer the same sort values
+ * as the sort of `sortParts` (missing flag, value or 0, entry id), so cursors do not depend on how a page was read.
+ */
+interface NumberWalk {
+  slot: NumSlot;
+  part: 'values' | 'missing';
+}
+
+function pageStatement(
+  store: Store,
+  plan: ListPlan,
+  sparse: boolean,
+  withTotal = false,
+  numberWalk: NumberWalk | null = null,
+) {
   const dialect = store.dialect;
   const layout = rowsLayout(plan);
   const driver = sparse && plan.words === null && layout === null ? pickDriver(plan) : null;
+  const walk =
+    numberWalk?.part === 'values' ? numberWalk.slot : !sparse && walksInOrder(plan.sort) ? 'publish' : null;
   const source =
     layout !== null
-      ? rowsFrom(dialect, plan, layout, needsEntries(plan, plan.sort), !sparse && walksInOrder(plan.sort))
+      ? rowsFrom(dialect, plan, layout, needsEntries(plan, plan.sort), walk)
       : fromClause(dialect, plan, driver, true, plan.sort);
   const conds = whereClause(dialect, plan, driver, source);
-  const { joins, comps } = sortParts(plan, source.vid, source.own, source.rows?.layout ?? null);
-  if (plan.after !== null) conds.push(keyset(comps, plan.after));
-  const select = comps.map((c, i) => sql`${c.expr} as ${sql.raw(`k${i}`)}`);
+  let { joins, comps } = sortParts(plan, source.vid, source.own, source.rows?.layout ?? null);
+  let after = plan.after;
+  let select: Sql[] = [];
+  if (numberWalk !== null) {
+    const value = ref(`r.${numberWalk.slot}`);
+    const desc = plan.sort[0]?.desc ?? false;
+    const inValues = after === null || Number(after[0]) === 0;
+    if (numberWalk.part === 'values') {
+      conds.push(sql`${value} is not null`);
+      comps = [
+        { expr: value, desc },
+        { expr: sql`r.entry_id`, desc },
+      ];
+      select = [sql`0 as k0`, sql`${value} as k1`, sql`r.entry_id as k2`];
+      after = after === null ? null : after.slice(1);
+    } else {
+      conds.push(sql`${value} is null`);
+      comps = [{ expr: sql`r.entry_id`, desc }];
+      select = [sql`1 as k0`, sql`0 as k1`, sql`r.entry_id as k2`];
+      after = after === null || inValues ? null : after.slice(2);
+    }
+    joins = [];
+  } else select = comps.map((c, i) => sql`${c.expr} as ${sql.raw(`k${i}`)}`);
+  if (after !== null) conds.push(keyset(comps, after));
   // Counted over every row the WHERE clause keeps, before ORDER BY and LIMIT.
   if (withTotal) select.push(sql`count(*) over () as total_`);
   const order = comps.map((c) => sql`${c.expr} ${sql.raw(c.desc ? 'desc' : 'asc')}`);
@@ -275,7 +117,7 @@ function pageStatement(store: Store, plan: ListPlan, sparse: boolean, withTotal 
   const statement = sql<Record<string, unknown>>`select ${source.vid} as vid, ${entryId} as entry_id,
     ${cvFrom} as cv_from_, ${sql.join(select)} from ${source.from} ${sql.join(joins, sql` `)}
     where ${sql.join(conds, sql` and `)} order by ${sql.join(order)} limit ${plan.limit + 1}`;
-  return { statement, width: comps.length };
+  return { statement, width: numberWalk === null ? comps.length : 3 };
 }
 
 /**
@@ -291,10 +133,50 @@ const walksInOrder = (sort: readonly SortKey[]): boolean =>
  * One page: `limit + 1` rows from the cursor on. `sparse` (a small `total`) lets the most selective filter
  * drive and sorts its matches; otherwise the sorted index is walked and filters are probed row by row.
  */
-export async function pageList(store: Store, plan: ListPlan, sparse: boolean): Promise<PageRow[]> {
-  const { statement, width } = pageStatement(store, plan, sparse);
-  const { rows } = await statement.execute(store.db);
-  return pageRows(rows, width);
+export async function pageList(
+  store: Store,
+  plan: ListPlan,
+  sparse: boolean,
+  numberSlot: NumSlot | null = null,
+): Promise<PageRow[]> {
+  if (numberSlot === null) {
+    const { statement, width } = pageStatement(store, plan, sparse);
+    const { rows } = await statement.execute(store.db);
+    return pageRows(rows, width);
+  }
+  // Entries with the value come first in both directions, then those without it (sortParts: missing last).
+  const out: PageRow[] = [];
+  if (plan.after === null || Number(plan.after[0]) === 0) {
+    const { statement } = pageStatement(store, plan, false, false, { slot: numberSlot, part: 'values' });
+    out.push(...pageRows((await statement.execute(store.db)).rows, 3));
+  }
+  if (out.length <= plan.limit) {
+    const { statement } = pageStatement(store, plan, false, false, { slot: numberSlot, part: 'missing' });
+    out.push(...pageRows((await statement.execute(store.db)).rows, 3));
+  }
+  return out.slice(0, plan.limit + 1);
+}
+
+/**
+ * The number slot a dense page of `plan` could walk in order (migration 0017): a list read from list_rows sorted by
+ * one number field held in a slot. Whether walking beats sorting depends on how many rows match (the caller's).
+ */
+export function numberWalkSlot(plan: ListPlan): NumSlot | null {
+  const layout = rowsLayout(plan);
+  const key = plan.sort[0];
+  if (layout === null || plan.sort.length !== 1 || key === undefined) return null;
+  const slot = sortSlot(key.source, layout);
+  return slot !== null && isNumSlot(slot) ? slot : null;
+}
+
+/** Rows of `type` in the list rows of `plan`'s locale at its cv: how many a number walk may pass over. */
+export async function countTypeRows(store: Store, plan: ListPlan): Promise<number> {
+  const layout = rowsLayout(plan);
+  if (layout === null || plan.type === null) return 0;
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from list_rows r
+    where r.space_id = ${plan.spaceId} and r.type = ${plan.type} and r.loc = ${rowLocale(layout, plan.locale)}
+      and r.cv_from <= ${plan.cv} and r.cv_to > ${plan.cv}`.execute(store.db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**
@@ -325,11 +207,23 @@ function pageRows(rows: readonly Record<string, unknown>[], width: number): Page
   }));
 }
 
-/** The statements of a list, compiled, for EXPLAIN (the bench prints the plans of its query). */
-export function compileList(store: Store, plan: ListPlan, sparse: boolean): CompiledQuery[] {
+/**
+ * The statements of a list, compiled, for EXPLAIN (the bench and tests read their plans): the count and the page,
+ * or with `numberSlot` the count and the two parts of a page walked in that slot's order.
+ */
+export function compileList(
+  store: Store,
+  plan: ListPlan,
+  sparse: boolean,
+  numberSlot: NumSlot | null = null,
+): CompiledQuery[] {
+  const page = (walk: NumberWalk | null) =>
+    pageStatement(store, plan, sparse, false, walk).statement.compile(store.db);
   return [
     countStatement(store, plan).compile(store.db),
-    pageStatement(store, plan, sparse).statement.compile(store.db),
+    ...(numberSlot === null
+      ? [page(null)]
+      : [page({ slot: numberSlot, part: 'values' }), page({ slot: numberSlot, part: 'missing' })]),
   ];
 }
 

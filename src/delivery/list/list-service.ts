@@ -11,10 +11,17 @@ import { entryJson, type RenderedEntries, renderPrefix } from '../rendered-entri
 import { readCursor, signCursor } from './cursor.js';
 import { chainsOf } from './index-values.js';
 import { digest, listedTypes, type ListQuery, parseListQuery } from './list-params.js';
-import { countList, firstSearchPage, folderPath, pageList } from './list-query-repo.js';
+import {
+  countList,
+  countTypeRows,
+  firstSearchPage,
+  folderPath,
+  numberWalkSlot,
+  pageList,
+} from './list-query-repo.js';
 import { listInMemory } from './memory-list.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
-import { slotLayout } from './slots.js';
+import { type NumSlot, slotLayout } from './slots.js';
 
 export interface ListDeps extends DeliveryDeps {
   /** `deriveKey(masterKey, 'cursor')`. */
@@ -111,6 +118,53 @@ function rememberTotal(
   if (known === undefined || known.cv <= cv) cache.set(key, { cv, types: typesFingerprint(types), total });
 }
 
+/**
+ * A count at the plan's cv through the total cache: the promise of a count under way, one carried over from an
+ * earlier cv (`carriedTotal`), or `count` run once.
+ */
+function cachedCount(
+  store: Store,
+  plan: ListPlan,
+  selection: string,
+  types: TypeMap,
+  count: () => Promise<number>,
+): Promise<number> {
+  const { spaceId, cv } = plan;
+  const cache = totalCache(store);
+  const key = `${spaceId}\n${cv}\n${selection}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const started = carriedTotal(store, plan, selection, types).then((carriedOver) => carriedOver ?? count());
+  cache.set(key, started);
+  started.then(
+    (counted) => rememberTotal(store, spaceId, cv, selection, types, counted),
+    // A failed count (store down) is not remembered: the next request counts again.
+    () => {
+      if (cache.get(key) === started) cache.delete(key);
+    },
+  );
+  return started;
+}
+
+/**
+ * Whether a dense page sorted by a number field walks that field's index (migration 0017) instead of sorting every
+ * matching row: a walk reads about `(limit + 1) × typeRows / total` index entries before it has its page, a sort
+ * reads `total` and sorts them (counted as two reads each). So a walk when `total² × 2 > (limit + 1) × typeRows`:
+ * 20 items of 100k rows walk from about 1,000 matches on, of a million rows from about 3,300.
+ */
+async function numberWalk(
+  store: Store,
+  plan: ListPlan,
+  types: TypeMap,
+  total: number,
+): Promise<NumSlot | null> {
+  const slot = numberWalkSlot(plan);
+  if (slot === null) return null;
+  const selection = `\0rows ${plan.type ?? ''} ${plan.locale}`;
+  const typeRows = await cachedCount(store, plan, selection, types, () => countTypeRows(store, plan));
+  return total * total * 2 > (plan.limit + 1) * typeRows ? slot : null;
+}
+
 const viewTag = (scope: Scope): string =>
   scope.view.mode === 'release' ? `release:${scope.params.release ?? ''}` : scope.view.mode;
 
@@ -196,23 +250,10 @@ export async function listEntries(
       cache.set(key, Promise.resolve(total));
       rememberTotal(deps.store, spaceId, cv, q.selection, types, total);
     } else {
-      let counting = cached;
-      if (counting === undefined) {
-        const store = deps.store;
-        const started = carriedTotal(store, plan, q.selection, types).then(
-          (carriedOver) => carriedOver ?? countList(store, plan),
-        );
-        cache.set(key, (counting = started));
-        started.then(
-          (counted) => rememberTotal(store, spaceId, cv, q.selection, types, counted),
-          // A failed count (store down) is not remembered: the next request counts again.
-          () => {
-            if (cache.get(key) === started) cache.delete(key);
-          },
-        );
-      }
-      total = await counting;
-      rows = total === 0 ? [] : await pageList(deps.store, plan, total <= SPARSE_TOTAL);
+      total = await cachedCount(deps.store, plan, q.selection, types, () => countList(deps.store, plan));
+      const sparse = total <= SPARSE_TOTAL;
+      const walk = total === 0 || sparse ? null : await numberWalk(deps.store, plan, types, total);
+      rows = total === 0 ? [] : await pageList(deps.store, plan, sparse, walk);
     }
   } else {
     const all = await scope.view.entriesOfTypes(listedTypes(types).map((t) => t.key));
