@@ -39,9 +39,16 @@ if (mode === 'folio' && arg && workers > 1 && cluster.isPrimary) {
 } else if (mode === 'folio' && arg) {
   const url = process.env.DATABASE_URL;
   const schema = process.env.DATABASE_SCHEMA;
+  // DATABASE_NAMED_STATEMENTS as the service reads it, for comparing named statements on and off.
+  const fromEnv = loadConfig({ ...process.env, DATABASE_URL: url || 'postgres://unused' }).store;
   const storeConfig: StoreConfig =
     url && schema
-      ? { engine: 'postgres', url, schema }
+      ? {
+          engine: 'postgres',
+          url,
+          schema,
+          namedStatements: fromEnv.engine === 'postgres' && fromEnv.namedStatements !== false,
+        }
       : { engine: 'sqlite', file: join(arg, 'folio.sqlite') };
   const store = await openStore(storeConfig);
   const config = {

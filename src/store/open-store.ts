@@ -101,6 +101,7 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
       await admin.end();
     }
   }
+  const named = config.namedStatements !== false;
   const pool = new pg.Pool({
     connectionString: config.url,
     max: 10,
@@ -112,10 +113,15 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
   pool.on('error', () => {});
   // Nor may a connection lost while a client is checked out (the pool listens only to idle ones): the running
   // query fails (503 unavailable) and the pool drops the client when it comes back.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    // Named statements plan generically (src/store/dialect/pg-named-statements.ts); unnamed ones are planned anew
+    // each time whatever the setting. pg queues it before the client's first query.
+    if (named) client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
+  });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
-      pool: namingPool(pool, config.namedStatements !== false),
+      pool: namingPool(pool, named),
       cursor: Cursor,
     }),
   });

@@ -1,4 +1,5 @@
 import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { prepared, preparedShape } from '../../store/dialect/pg-named-statements.js';
 import type { Store } from '../../store/open-store.js';
 import { FOLDER_PATH_KEY, PATH_KEY } from './index-values.js';
 import { columnRef, keyset, ref, sortParts, type Sql } from './list-sql-repo.js';
@@ -48,7 +49,10 @@ function countStatement(store: Store, plan: ListPlan): RawBuilder<{ n: number | 
           [],
         );
   const conds = whereClause(dialect, plan, driver, source);
-  return sql`select count(*) as n from ${source.from} where ${sql.join(conds, sql` and `)}`;
+  const statement = sql<{
+    n: number | string;
+  }>`select count(*) as n from ${source.from} where ${sql.join(conds, sql` and `)}`;
+  return layout !== null ? preparedShape(statement) : statement;
 }
 
 export async function countList(store: Store, plan: ListPlan): Promise<number> {
@@ -117,7 +121,12 @@ function pageStatement(
   const statement = sql<Record<string, unknown>>`select ${source.vid} as vid, ${entryId} as entry_id,
     ${cvFrom} as cv_from_, ${sql.join(select)} from ${source.from} ${sql.join(joins, sql` `)}
     where ${sql.join(conds, sql` and `)} order by ${sql.join(order)} limit ${plan.limit + 1}`;
-  return { statement, width: numberWalk === null ? comps.length : 3 };
+  // list_rows statements have one plan whatever the values (the SQL says which index drives): prepared on
+  // PostgreSQL, planned once per connection (src/store/dialect/pg-named-statements.ts).
+  return {
+    statement: layout !== null ? preparedShape(statement) : statement,
+    width: numberWalk === null ? comps.length : 3,
+  };
 }
 
 /**
@@ -173,9 +182,9 @@ export function numberWalkSlot(plan: ListPlan): NumSlot | null {
 export async function countTypeRows(store: Store, plan: ListPlan): Promise<number> {
   const layout = rowsLayout(plan);
   if (layout === null || plan.type === null) return 0;
-  const { rows } = await sql<{ n: number | string }>`select count(*) as n from list_rows r
+  const { rows } = await prepared(sql<{ n: number | string }>`select count(*) as n from list_rows r
     where r.space_id = ${plan.spaceId} and r.type = ${plan.type} and r.loc = ${rowLocale(layout, plan.locale)}
-      and r.cv_from <= ${plan.cv} and r.cv_to > ${plan.cv}`.execute(store.db);
+      and r.cv_from <= ${plan.cv} and r.cv_to > ${plan.cv}`).execute(store.db);
   return Number(rows[0]?.n ?? 0);
 }
 
