@@ -3,7 +3,8 @@ import http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseClusterMessage } from '../src/cluster/worker-pool.js';
+import { PooledLimitsHub } from '../src/cluster/pooled-limits.js';
+import { parseClusterMessage, type RateCounts } from '../src/cluster/worker-pool.js';
 import { loadConfig } from '../src/config/config.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -17,6 +18,8 @@ const ENV = {
   LOG_LEVEL: 'warn',
   CV_POLL_MS: '3600000',
   FOLIO_DEMO: 'false',
+  // Per token and minute; the other tests send the fixture's public token fewer requests than this.
+  RATE_LIMIT_DELIVERY_PER_MINUTE: '30',
 };
 const mgt = { authorization: `Bearer ${TOKENS.management}`, 'content-type': 'application/json' };
 
@@ -145,6 +148,23 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     for (const r of await Promise.all(Array.from({ length: 8 }, read))) expect(r.status).toBe(401);
   });
 
+  it('holds one rate limit across the workers without Redis (counts synced through the primary)', async () => {
+    const made = await request(pool.base, 'POST', '/v1/spaces/spc_test/tokens', mgt, { kind: 'public' });
+    expect(made.status).toBe(201);
+    const { value } = made.json as { value: string };
+    const read = () =>
+      request(pool.base, 'GET', '/v1/spc_test/entries/ent_about', { authorization: `Bearer ${value}` });
+    // Windows are clock minutes: start early in one, so both bursts count in the same.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    // 30 on fresh connections, spread over both workers: each counts fewer than 30 itself, so all pass.
+    const first = await Promise.all(Array.from({ length: 30 }, read));
+    for (const r of first) expect(r.status).toBe(200);
+    // After a sync (every 100 ms) each worker knows the other's count: the limit is reached wherever a request lands.
+    await new Promise((r) => setTimeout(r, 400));
+    for (const r of await Promise.all(Array.from({ length: 6 }, read))) expect(r.status).toBe(429);
+  }, 20_000);
+
   it('writes from both workers at once all commit, one cv each (no SQLITE_BUSY)', async () => {
     const results = await Promise.all(
       Array.from({ length: 48 }, (_, i) =>
@@ -214,5 +234,58 @@ describe('WORKERS config and messages', () => {
       { cmd: 'NODE_CLUSTER' },
     ])
       expect(parseClusterMessage(bad)).toBeNull();
+  });
+
+  it('parses rate-limit counts, and refuses malformed ones', () => {
+    const rl = { folio: 'rl', name: 'delivery', window: 29_000_000, counts: [['tok_a', 3]] };
+    expect(parseClusterMessage(rl)).toEqual(rl);
+    expect(parseClusterMessage({ ...rl, folio: 'rl-sum' })).toMatchObject({ folio: 'rl-sum' });
+    for (const counts of [[['tok_a', -1]], [['tok_a']], [[3, 3]], 'tok_a', [['x'.repeat(301), 1]]])
+      expect(parseClusterMessage({ ...rl, counts })).toBeNull();
+    expect(parseClusterMessage({ ...rl, window: 1.5 })).toBeNull();
+  });
+});
+
+describe('PooledLimitsHub: the primary sums rate-limit counts', () => {
+  const report = (window: number, counts: [string, number][]): RateCounts => ({
+    folio: 'rl',
+    name: 'delivery',
+    window,
+    counts,
+  });
+
+  it('answers every other worker with the sum of all counts but its own', () => {
+    const hub = new PooledLimitsHub();
+    expect([...hub.report(0, report(5, [['a', 4]]), [0, 1, 2])]).toEqual([
+      [1, { folio: 'rl-sum', name: 'delivery', window: 5, counts: [['a', 4]] }],
+      [2, { folio: 'rl-sum', name: 'delivery', window: 5, counts: [['a', 4]] }],
+    ]);
+    hub.report(1, report(5, [['a', 2]]), [0, 1, 2]);
+    // Worker 0's count went from 4 to 6: worker 1 learns 6 (0's), worker 2 learns 8 (0's and 1's).
+    const sums = hub.report(
+      0,
+      report(5, [
+        ['a', 6],
+        ['b', 1],
+      ]),
+      [0, 1, 2],
+    );
+    expect(sums.get(1)?.counts).toEqual([
+      ['a', 6],
+      ['b', 1],
+    ]);
+    expect(sums.get(2)?.counts).toEqual([
+      ['a', 8],
+      ['b', 1],
+    ]);
+    expect(sums.has(0)).toBe(false);
+  });
+
+  it('starts each minute from nothing and ignores late reports of a minute already over', () => {
+    const hub = new PooledLimitsHub();
+    hub.report(0, report(5, [['a', 9]]), [0, 1]);
+    expect(hub.report(1, report(6, [['a', 1]]), [0, 1]).get(0)?.counts).toEqual([['a', 1]]);
+    expect(hub.report(0, report(5, [['a', 10]]), [0, 1]).size).toBe(0);
+    expect(hub.report(0, report(6, [['a', 2]]), [0, 1]).get(1)?.counts).toEqual([['a', 2]]);
   });
 });

@@ -47,6 +47,7 @@ export const edgePlugin = fp(
     await redis?.connected(1000);
     const directory = new SpaceDirectory({ read: (id) => getSpace(store, id) }, app.log);
     const detach = attachSpaceDirectory(store, directory);
+    const cluster = workerLink();
     const fanout = new CvFanout({
       store,
       storeConfig: config.store,
@@ -55,10 +56,10 @@ export const edgePlugin = fp(
       pollMs: config.cvPollMs,
       log: app.log,
       tokens: opts.services.tokens,
-      cluster: workerLink(),
+      cluster,
     });
     const cache = new ResponseCache(config.cache, redis);
-    const limit = createLimiter({ max: config.rateLimitPerMinute, name: 'delivery', redis });
+    const limit = createLimiter({ max: config.rateLimitPerMinute, name: 'delivery', redis, cluster });
 
     app.decorate('folioEdge', { metrics, cache, directory, fanout, redis });
     app.decorateRequest('folioCacheKey', null);

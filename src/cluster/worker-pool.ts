@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { PooledLimitsHub } from './pooled-limits.js';
 
 /**
  * `WORKERS=N` (docs/operations.md "Workers"): `folio serve` as N processes sharing one port, so one instance uses
@@ -10,23 +11,55 @@ import cluster, { type Worker } from 'node:cluster';
  * - worker → primary → every other worker `cv` and `tokens`: a publish or a token revocation committed in one
  *   worker, so the others adopt the new cv or token generation at once instead of at their next poll. On SQLite
  *   without Redis this is the fan-out between the workers (src/cluster/cv-fanout.ts); PostgreSQL's NOTIFY and Redis
- *   pub/sub reach every worker anyway.
+ *   pub/sub reach every worker anyway;
+ * - worker → primary `rl`, primary → worker `rl-sum`: rate-limit counts without Redis (src/cluster/pooled-limits.ts).
  */
+export interface RateCounts {
+  folio: 'rl' | 'rl-sum';
+  /** Which limit (`delivery`). */
+  name: string;
+  /** The one-minute window, as minutes since the epoch. */
+  window: number;
+  /** Per key: the sender's own count (`rl`), or the other workers' sum (`rl-sum`). */
+  counts: [string, number][];
+}
+
 export type ClusterMessage =
   | { folio: 'listening'; port: number }
   | { folio: 'cv'; spaceId: string; cv: number }
-  | { folio: 'tokens'; spaceId: string; gen: number };
+  | { folio: 'tokens'; spaceId: string; gen: number }
+  | RateCounts;
+
+const MAX_COUNTS = 100_000;
+
+function parseCounts(raw: unknown): [string, number][] | null {
+  if (!Array.isArray(raw) || raw.length > MAX_COUNTS) return null;
+  const out: [string, number][] = [];
+  for (const pair of raw) {
+    if (!Array.isArray(pair) || pair.length !== 2) return null;
+    const [key, n] = pair as unknown[];
+    if (typeof key !== 'string' || key.length > 300 || !isCount(n)) return null;
+    out.push([key, n]);
+  }
+  return out;
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** Checks a message from another process (IPC carries whatever a process sends: parse, don't cast). */
 export function parseClusterMessage(raw: unknown): ClusterMessage | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const m = raw as Record<string, unknown>;
-  const count = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  const count = isCount;
   const id = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
   if (m.folio === 'listening' && count(m.port)) return { folio: 'listening', port: m.port };
   if (m.folio === 'cv' && id(m.spaceId) && count(m.cv)) return { folio: 'cv', spaceId: m.spaceId, cv: m.cv };
   if (m.folio === 'tokens' && id(m.spaceId) && count(m.gen))
     return { folio: 'tokens', spaceId: m.spaceId, gen: m.gen };
+  if ((m.folio === 'rl' || m.folio === 'rl-sum') && id(m.name) && count(m.window)) {
+    const counts = parseCounts(m.counts);
+    if (counts !== null) return { folio: m.folio, name: m.name, window: m.window, counts };
+  }
   return null;
 }
 
@@ -79,6 +112,7 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private stopping = false;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly limits = new PooledLimitsHub();
 
   private constructor(
     private readonly options: WorkerPoolOptions,
@@ -125,7 +159,12 @@ export class WorkerPool {
     this.slots[index] = slot;
     worker.on('message', (raw: unknown) => {
       const message = parseClusterMessage(raw);
-      if (message === null || message.folio === 'listening') return;
+      if (message === null || message.folio === 'listening' || message.folio === 'rl-sum') return;
+      if (message.folio === 'rl') {
+        const live = this.slots.filter((s) => s.worker.isConnected()).map((s) => s.index);
+        for (const [to, sums] of this.limits.report(index, message, live)) this.slots[to]?.worker.send(sums);
+        return;
+      }
       for (const other of this.slots)
         if (other.worker !== worker && other.worker.isConnected()) other.worker.send(message);
     });

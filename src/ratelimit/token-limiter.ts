@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
+import { PooledCounter } from '../cluster/pooled-limits.js';
 import type { RedisLink } from '../cluster/redis-link.js';
+import type { ClusterLink } from '../cluster/worker-pool.js';
 
 export interface LimitResult {
   limit: number;
@@ -69,10 +71,23 @@ function incrLocal(store: Store, key: string, max: number): LimitResult {
  * `max` requests per minute per key, in fixed one-minute windows (spec 8), counted by @fastify/rate-limit's
  * stores. With Redis the counters are shared (one Lua script: INCR and PEXPIRE), so the limit holds across
  * instances; while Redis is unreachable each instance counts locally, so the limit then holds per instance,
- * and the shared counters take over again by themselves when Redis is back.
+ * and the shared counters take over again by themselves when Redis is back. Without Redis, the workers of one
+ * `folio serve` (`cluster`, WORKERS) share their counts through the primary (src/cluster/pooled-limits.ts).
  */
-export function createLimiter(options: { max: number; name: string; redis: RedisLink | null }): LimitCheck {
+export function createLimiter(options: {
+  max: number;
+  name: string;
+  redis: RedisLink | null;
+  cluster?: ClusterLink | null;
+}): LimitCheck {
   const { max, name, redis } = options;
+  if (redis === null && options.cluster) {
+    const pooled = new PooledCounter(options.cluster, name);
+    return (key) => {
+      const { current, resetSeconds } = pooled.incr(key);
+      return { limit: max, remaining: Math.max(0, max - current), resetSeconds, exceeded: current > max };
+    };
+  }
   // 100,000 keys tracked in memory (LRU); a forgotten one starts a fresh window.
   const local = new LocalStore(false, false, 100_000);
   const shared = redis ? new RedisStore(false, false, redis.client, `${redis.prefix}rl:${name}:`) : null;
