@@ -21,6 +21,7 @@ import { randomBase62 } from '../src/lib/ids.js';
 import { dropSchema } from '../test/helpers/engines.js';
 import type { RecordedResponse } from './lib-cache-server.js';
 import { type AutocannonResult, autocannon } from './lib-autocannon.js';
+import { benchServerFlags } from './lib-child.js';
 
 const SERVER = join(import.meta.dirname, 'lib-cache-server.ts');
 const CONNECTIONS = 64;
@@ -36,7 +37,7 @@ interface FolioInfo {
 
 function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; info: unknown }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SERVER, ...args], {
+    const child = spawn(process.execPath, [...benchServerFlags(), '--import', 'tsx', SERVER, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, ...env },
     });

@@ -9,6 +9,10 @@ export interface ServerChild {
   next(): Promise<Record<string, unknown>>;
 }
 
+/** Node flags for every bench server process: `BENCH_SERVER_FLAGS` (see below), split on spaces. */
+export const benchServerFlags = (): string[] =>
+  (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
+
 /**
  * Starts `script` with tsx and waits for its first line. `BENCH_SERVER_FLAGS` adds Node flags to every bench server,
  * to profile one: `BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- entries sqlite`
@@ -19,8 +23,7 @@ export function startServerChild(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<ServerChild> {
-  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...benchServerFlags(), '--import', 'tsx', script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
