@@ -19,7 +19,7 @@ const ENV = {
   CV_POLL_MS: '3600000',
   FOLIO_DEMO: 'false',
   // Per token and minute; the other tests send the fixture's public token fewer requests than this.
-  RATE_LIMIT_DELIVERY_PER_MINUTE: '30',
+  RATE_LIMIT_DELIVERY_PER_MINUTE: '60',
 };
 const mgt = { authorization: `Bearer ${TOKENS.management}`, 'content-type': 'application/json' };
 
@@ -117,7 +117,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     for (const pid of [...pool.pids, pool.child.pid ?? 0]) expect(alive(pid)).toBe(true);
   });
 
-  it('a publish in one worker reaches the other at once (the poll is an hour away)', async () => {
+  it('a publish in one worker reaches the other within moments (the poll is an hour away)', async () => {
     // Both workers serve the space first, so each holds its cv (a worker that never served it would read it fresh).
     const before = await Promise.all(Array.from({ length: 8 }, () => title(pool.base)));
     expect(new Set(before.map((b) => b.title))).toEqual(new Set(['About']));
@@ -129,11 +129,20 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
       authorization: mgt.authorization,
     });
     expect(published.status).toBe(200);
-    const after = await Promise.all(Array.from({ length: 8 }, () => title(pool.base)));
-    for (const a of after) expect(a).toEqual({ title: 'About, everywhere', cv: published.json.cv });
+    // Within moments, not at the poll: the relayed message and the next connection's handle may reach the other
+    // worker in either order when the primary sees both in one turn of its loop.
+    await expect
+      .poll(
+        async () => {
+          const after = await Promise.all(Array.from({ length: 8 }, () => title(pool.base)));
+          return after.filter((a) => a.title !== 'About, everywhere' || a.cv !== published.json.cv).length;
+        },
+        { timeout: 2000, interval: 20 },
+      )
+      .toBe(0);
   });
 
-  it('a token revoked in one worker is refused by the other at once', async () => {
+  it('a token revoked in one worker is refused by the other within moments', async () => {
     const made = await request(pool.base, 'POST', '/v1/spaces/spc_test/tokens', mgt, { kind: 'public' });
     expect(made.status).toBe(201);
     const token = made.json as { value: string; token: { id: string } };
@@ -145,7 +154,12 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
       authorization: mgt.authorization,
     });
     expect(revoked.status).toBe(200);
-    for (const r of await Promise.all(Array.from({ length: 8 }, read))) expect(r.status).toBe(401);
+    await expect
+      .poll(async () => (await Promise.all(Array.from({ length: 8 }, read))).map((r) => r.status), {
+        timeout: 2000,
+        interval: 20,
+      })
+      .toEqual(Array(8).fill(401));
   });
 
   it('holds one rate limit across the workers without Redis (counts synced through the primary)', async () => {
@@ -157,11 +171,10 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     // Windows are clock minutes: start early in one, so both bursts count in the same.
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
-    // 30 on fresh connections, spread over both workers: each counts fewer than 30 itself, so all pass.
-    const first = await Promise.all(Array.from({ length: 30 }, read));
-    for (const r of first) expect(r.status).toBe(200);
+    // 60 on fresh connections, spread over both workers: each counts fewer than 60 itself, so all pass.
+    for (const r of await Promise.all(Array.from({ length: 60 }, read))) expect(r.status).toBe(200);
     // After a sync (every 100 ms) each worker knows the other's count: the limit is reached wherever a request lands.
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 1000));
     for (const r of await Promise.all(Array.from({ length: 6 }, read))) expect(r.status).toBe(429);
   }, 20_000);
 
