@@ -20,6 +20,8 @@ const ENV = {
   FOLIO_DEMO: 'false',
   // Per token and minute; the other tests send the fixture's public token fewer requests than this.
   RATE_LIMIT_DELIVERY_PER_MINUTE: '60',
+  // Per visitor and minute (submissions and uploads): the form limits are shared across workers too.
+  RATE_LIMIT_VISITOR_PER_MINUTE: '6',
 };
 const mgt = { authorization: `Bearer ${TOKENS.management}`, 'content-type': 'application/json' };
 
@@ -176,6 +178,23 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     // After a sync (every 100 ms) each worker knows the other's count: the limit is reached wherever a request lands.
     await new Promise((r) => setTimeout(r, 1000));
     for (const r of await Promise.all(Array.from({ length: 6 }, read))) expect(r.status).toBe(429);
+  }, 20_000);
+
+  it('holds the form limits across the workers too (per visitor)', async () => {
+    const post = () =>
+      request(
+        pool.base,
+        'POST',
+        '/v1/spc_test/forms/contact/submissions',
+        { authorization: `Bearer ${TOKENS.public}`, 'content-type': 'application/json' },
+        {},
+      );
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    // 6 at once over both workers (each counts 3 or so of this visitor), then, after a sync, the 7th and 8th.
+    for (const r of await Promise.all(Array.from({ length: 6 }, post))) expect(r.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const r of await Promise.all(Array.from({ length: 2 }, post))) expect(r.status).toBe(429);
   }, 20_000);
 
   it('writes from both workers at once all commit, one cv each (no SQLITE_BUSY)', async () => {

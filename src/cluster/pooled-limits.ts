@@ -15,8 +15,13 @@ const MAX_KEYS = 100_000;
 
 export interface PooledResult {
   current: number;
+  /** Until the window restarts: seconds rounded up (at least 1), and milliseconds. */
   resetSeconds: number;
+  resetMs: number;
 }
+
+/** The windows' length: counts are per clock minute. */
+export const POOLED_WINDOW_MS = WINDOW_MS;
 
 interface Count {
   window: number;
@@ -58,10 +63,8 @@ export class PooledCounter {
     }
     c.own++;
     this.dirty.add(key);
-    return {
-      current: c.own + c.others,
-      resetSeconds: Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000)),
-    };
+    const resetMs = (window + 1) * WINDOW_MS - now;
+    return { current: c.own + c.others, resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)), resetMs };
   }
 
   /** Sends this worker's counts of the keys it counted since the last sync (one message per window). */

@@ -1,10 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
+import { POOLED_WINDOW_MS, PooledCounter } from '../cluster/pooled-limits.js';
+import type { ClusterLink } from '../cluster/worker-pool.js';
 
 /**
  * The small shared state forms need beside the store (DESIGN.md: rate-limit counters in process, or Redis when
- * configured): fixed-window counters for rate limits and "set once" keys for single-use Turnstile tokens.
- * Two implementations with one contract (test/forms-kv.test.ts runs both).
+ * configured): fixed-window counters for rate limits and "set once" keys for single-use Turnstile tokens. Memory
+ * and Redis share one contract test (test/forms-limits.test.ts); `PooledKv`, for the workers of a pool without
+ * Redis, is tested through a real pool (test/workers.test.ts).
  */
 export interface Kv {
   /** Counts a hit in the fixed window of `key`; `resetMs` is the time left until the window restarts. */
@@ -46,6 +49,37 @@ export class MemoryKv implements Kv {
   async close(): Promise<void> {
     this.windows.clear();
     this.once.clear();
+  }
+}
+
+/**
+ * The workers of one `folio serve` without Redis (`WORKERS`): counters of one-minute windows shared through the
+ * primary (src/cluster/pooled-limits.ts: each worker decides on its own count plus the others' last sum, synced every
+ * 100 ms), so the form limits hold across workers as the delivery limit does. Windows of another length, and the
+ * single-use keys, stay in this worker (Turnstile's siteverify refuses a reused token anyway).
+ */
+export class PooledKv implements Kv {
+  private readonly counter: PooledCounter;
+  private readonly local: MemoryKv;
+
+  constructor(link: ClusterLink, now: () => number = Date.now) {
+    this.counter = new PooledCounter(link, 'forms', now);
+    this.local = new MemoryKv(now);
+  }
+
+  async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    if (windowMs !== POOLED_WINDOW_MS) return this.local.hit(key, windowMs);
+    const { current, resetMs } = this.counter.incr(key);
+    return { count: current, resetMs };
+  }
+
+  setOnce(key: string, ttlMs: number): Promise<boolean> {
+    return this.local.setOnce(key, ttlMs);
+  }
+
+  async close(): Promise<void> {
+    this.counter.close();
+    await this.local.close();
   }
 }
 

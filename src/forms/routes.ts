@@ -8,7 +8,8 @@ import { deriveKey } from '../store/secrets-repo.js';
 import { registerSubmissionParsers, type SubmissionBody } from './body-parsers.js';
 import { formByKey } from './deliver-service.js';
 import { FormSource } from './form-source.js';
-import { type Kv, MemoryKv, RedisKv } from './kv.js';
+import { type Kv, MemoryKv, PooledKv, RedisKv } from './kv.js';
+import { workerLink } from '../cluster/worker-pool.js';
 import { FormLimits } from './rate-limits.js';
 import {
   HTML_PAGE_HEADERS,
@@ -71,11 +72,13 @@ function header(request: FastifyRequest, name: 'referer' | 'user-agent'): string
 /**
  * Counters and single-use keys in the app's one Redis connection (the edge owns it: src/cluster/redis-link.ts,
  * whose commands fail at once when Redis is down, so limits count per instance and Turnstile fails closed), or
- * in memory without Redis.
+ * without Redis in memory, shared with the other workers of a pool (`WORKERS`) through its primary.
  */
 function openKv(app: FastifyInstance): Kv {
   const link = app.folioEdge.redis;
-  return link === null ? new MemoryKv() : new RedisKv(link.client, `${link.prefix}forms:`, false);
+  if (link !== null) return new RedisKv(link.client, `${link.prefix}forms:`, false);
+  const workers = workerLink();
+  return workers === null ? new MemoryKv() : new PooledKv(workers);
 }
 
 /**
