@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ClusterLink, RateCounts } from './worker-pool.js';
 
 /**
@@ -10,7 +11,10 @@ import type { ClusterLink, RateCounts } from './worker-pool.js';
  */
 export const SYNC_MS = 100;
 const WINDOW_MS = 60_000;
-/** Keys tracked per window (keys are authenticated tokens, so few; a bound all the same). */
+/**
+ * Keys tracked (tokens, and hashed visitors and forms: a flood of distinct visitors must not grow memory); past it
+ * the least recently counted is forgotten, as the in-memory limits do (src/forms/kv.ts MemoryKv).
+ */
 const MAX_KEYS = 100_000;
 
 export interface PooledResult {
@@ -31,7 +35,7 @@ interface Count {
 
 /** A worker's side, one per limit (`name`). */
 export class PooledCounter {
-  private readonly counts = new Map<string, Count>();
+  private readonly counts = new LRUCache<string, Count>({ max: MAX_KEYS });
   private readonly dirty = new Set<string>();
   private readonly timer: NodeJS.Timeout;
   private readonly stop: () => void;
@@ -57,7 +61,6 @@ export class PooledCounter {
     const window = Math.floor(now / WINDOW_MS);
     let c = this.counts.get(key);
     if (c === undefined || c.window !== window) {
-      if (c === undefined && this.counts.size >= MAX_KEYS) this.counts.clear();
       c = { window, own: 0, others: 0 };
       this.counts.set(key, c);
     }
@@ -94,23 +97,23 @@ export class PooledCounter {
  */
 export class PooledLimitsHub {
   /** name → window → key → worker index → that worker's count. */
-  private readonly limits = new Map<string, { window: number; keys: Map<string, Map<number, number>> }>();
+  private readonly limits = new Map<
+    string,
+    { window: number; keys: LRUCache<string, Map<number, number>> }
+  >();
 
   /** Takes worker `from`'s report; returns what to send to each other worker. */
   report(from: number, message: RateCounts, workers: readonly number[]): Map<number, RateCounts> {
     let limit = this.limits.get(message.name);
     if (limit === undefined || limit.window < message.window) {
-      limit = { window: message.window, keys: new Map() };
+      limit = { window: message.window, keys: new LRUCache({ max: MAX_KEYS }) };
       this.limits.set(message.name, limit);
     }
     const out = new Map<number, RateCounts>();
     if (message.window < limit.window) return out; // a late report of a window already over
     for (const [key, count] of message.counts) {
       let perWorker = limit.keys.get(key);
-      if (perWorker === undefined) {
-        if (limit.keys.size >= MAX_KEYS) limit.keys.clear();
-        limit.keys.set(key, (perWorker = new Map()));
-      }
+      if (perWorker === undefined) limit.keys.set(key, (perWorker = new Map()));
       perWorker.set(from, count);
     }
     for (const to of workers) {
