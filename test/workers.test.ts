@@ -78,6 +78,12 @@ function request(
   });
 }
 
+/** Limit windows are clock minutes: starts a test early in one, so all its bursts count in the same window. */
+async function earlyInAMinute(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+}
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -170,9 +176,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     const { value } = made.json as { value: string };
     const read = () =>
       request(pool.base, 'GET', '/v1/spc_test/entries/ent_about', { authorization: `Bearer ${value}` });
-    // Windows are clock minutes: start early in one, so both bursts count in the same.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    await earlyInAMinute();
     // 60 on fresh connections, spread over both workers: each counts fewer than 60 itself, so all pass.
     for (const r of await Promise.all(Array.from({ length: 60 }, read))) expect(r.status).toBe(200);
     // After a sync (every 100 ms) each worker knows the other's count: the limit is reached wherever a request lands.
@@ -189,8 +193,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
         { authorization: `Bearer ${TOKENS.public}`, 'content-type': 'application/json' },
         {},
       );
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    await earlyInAMinute();
     // 6 at once over both workers (each counts 3 or so of this visitor), then, after a sync, the 7th and 8th.
     for (const r of await Promise.all(Array.from({ length: 6 }, post))) expect(r.status).toBe(200);
     await new Promise((r) => setTimeout(r, 1000));

@@ -24,13 +24,7 @@ export async function serve(): Promise<number> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (link) link.send({ folio: 'listening', port });
-  else {
-    const base = baseUrl(config, port);
-    if (demo) console.log(demoBanner(base, demo));
-    else console.log(`Folio is serving ${base} (store: ${config.store.engine}).`);
-    // spec 4.4 rule 6: say where notification email goes, so a missing SMTP_URL is noticed at once.
-    console.log(`Mail: ${describeMailTransport(config.mail)}.`);
-  }
+  else printBanner(config, port, demo, null);
   const code = await untilSignal(async (signal) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
@@ -55,18 +49,25 @@ async function servePool(config: Config): Promise<number> {
     env: (index) => ({ FOLIO_DEMO: 'false', ...(index > 0 ? { FOLIO_WORKER: 'off' } : {}) }),
     log: { info: (m) => console.log(m), error: (m) => console.error(m) },
   });
-  const base = baseUrl(config, pool.port);
-  if (demo) console.log(demoBanner(base, demo));
-  else console.log(`Folio is serving ${base} (store: ${config.store.engine}).`);
-  console.log(`Workers: ${config.workers} processes (pids ${pool.pids.join(', ')}).`);
-  console.log(`Mail: ${describeMailTransport(config.mail)}.`);
+  printBanner(
+    config,
+    pool.port,
+    demo,
+    `Workers: ${config.workers} processes (pids ${pool.pids.join(', ')}).`,
+  );
   return untilSignal(() => pool.stop());
 }
 
-function baseUrl(config: Config, port: number): string {
-  return process.env.PUBLIC_URL
+/** Where the instance serves (with the demo's tokens and examples when it loaded the demo) and where mail goes. */
+function printBanner(config: Config, port: number, demo: DemoTokens | null, workers: string | null): void {
+  const base = process.env.PUBLIC_URL
     ? config.publicUrl
     : `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  if (demo) console.log(demoBanner(base, demo));
+  else console.log(`Folio is serving ${base} (store: ${config.store.engine}).`);
+  if (workers !== null) console.log(workers);
+  // spec 4.4 rule 6: say where notification email goes, so a missing SMTP_URL is noticed at once.
+  console.log(`Mail: ${describeMailTransport(config.mail)}.`);
 }
 
 /** Waits for SIGINT or SIGTERM (either, once: Ctrl+C reaches a pool's workers and its primary), then stops. */

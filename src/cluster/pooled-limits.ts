@@ -19,8 +19,7 @@ const MAX_KEYS = 100_000;
 
 export interface PooledResult {
   current: number;
-  /** Until the window restarts: seconds rounded up (at least 1), and milliseconds. */
-  resetSeconds: number;
+  /** Milliseconds until the window restarts. */
   resetMs: number;
 }
 
@@ -67,7 +66,7 @@ export class PooledCounter {
     c.own++;
     this.dirty.add(key);
     const resetMs = (window + 1) * WINDOW_MS - now;
-    return { current: c.own + c.others, resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)), resetMs };
+    return { current: c.own + c.others, resetMs };
   }
 
   /** Sends this worker's counts of the keys it counted since the last sync (one message per window). */

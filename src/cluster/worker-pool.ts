@@ -50,13 +50,13 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 export function parseClusterMessage(raw: unknown): ClusterMessage | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const m = raw as Record<string, unknown>;
-  const count = isCount;
   const id = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
-  if (m.folio === 'listening' && count(m.port)) return { folio: 'listening', port: m.port };
-  if (m.folio === 'cv' && id(m.spaceId) && count(m.cv)) return { folio: 'cv', spaceId: m.spaceId, cv: m.cv };
-  if (m.folio === 'tokens' && id(m.spaceId) && count(m.gen))
+  if (m.folio === 'listening' && isCount(m.port)) return { folio: 'listening', port: m.port };
+  if (m.folio === 'cv' && id(m.spaceId) && isCount(m.cv))
+    return { folio: 'cv', spaceId: m.spaceId, cv: m.cv };
+  if (m.folio === 'tokens' && id(m.spaceId) && isCount(m.gen))
     return { folio: 'tokens', spaceId: m.spaceId, gen: m.gen };
-  if ((m.folio === 'rl' || m.folio === 'rl-sum') && id(m.name) && count(m.window)) {
+  if ((m.folio === 'rl' || m.folio === 'rl-sum') && id(m.name) && isCount(m.window)) {
     const counts = parseCounts(m.counts);
     if (counts !== null) return { folio: m.folio, name: m.name, window: m.window, counts };
   }

@@ -84,8 +84,8 @@ export function createLimiter(options: {
   if (redis === null && options.cluster) {
     const pooled = new PooledCounter(options.cluster, name);
     return (key) => {
-      const { current, resetSeconds } = pooled.incr(key);
-      return { limit: max, remaining: Math.max(0, max - current), resetSeconds, exceeded: current > max };
+      const { current, resetMs } = pooled.incr(key);
+      return toResult(max, { current, ttl: resetMs });
     };
   }
   // 100,000 keys tracked in memory (LRU); a forgotten one starts a fresh window.

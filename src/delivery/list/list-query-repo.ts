@@ -12,7 +12,7 @@ import {
   whereClause,
 } from './list-sources-repo.js';
 import type { ListPlan, Scalar, SortKey } from './plan.js';
-import { isNumSlot, type NumSlot, rowLocale, sortSlot } from './slots.js';
+import { isNumSlot, type NumSlot, sortSlot } from './slots.js';
 
 /**
  * The SQL of entry lists (spec 4.3) on the list tables of migrations 0003 and 0007, the same statements on
@@ -181,10 +181,12 @@ export function numberWalkSlot(plan: ListPlan): NumSlot | null {
 /** Rows of `type` in the list rows of `plan`'s locale at its cv: how many a number walk may pass over. */
 export async function countTypeRows(store: Store, plan: ListPlan): Promise<number> {
   const layout = rowsLayout(plan);
-  if (layout === null || plan.type === null) return 0;
-  const { rows } = await prepared(sql<{ n: number | string }>`select count(*) as n from list_rows r
-    where r.space_id = ${plan.spaceId} and r.type = ${plan.type} and r.loc = ${rowLocale(layout, plan.locale)}
-      and r.cv_from <= ${plan.cv} and r.cv_to > ${plan.cv}`).execute(store.db);
+  if (layout === null) return 0;
+  // The rows' own conditions (space, type, locale, cv), none of the filters.
+  const { from, where } = rowsFrom(store.dialect, plan, layout, false, null);
+  const { rows } = await prepared(
+    sql<{ n: number | string }>`select count(*) as n from ${from} where ${sql.join(where, sql` and `)}`,
+  ).execute(store.db);
   return Number(rows[0]?.n ?? 0);
 }
 
