@@ -17,6 +17,7 @@ import { type Config, loadConfig } from '../src/config/config.js';
 import { compileList, numberWalkSlot } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { slotLayout } from '../src/delivery/list/slots.js';
+import { RowsIndex } from '../src/delivery/list/rows-index.js';
 import type { Store } from '../src/store/open-store.js';
 import { CATEGORIES, generateSpace, POST_TYPE, WORDS } from './lib-entries-space.js';
 import { autocannon } from './lib-autocannon.js';
@@ -138,6 +139,12 @@ async function explain(store: Store, engine: 'sqlite' | 'postgres'): Promise<voi
     layout: slotLayout(POST_TYPE),
   };
   const [count, page] = compileList(store, plan, false);
+  const t0 = performance.now();
+  const table = await new RowsIndex(store, 1024 * 1024 * 1024).load(plan, 'bench');
+  console.log(
+    `rows table of the post type: ${table?.size ?? 0} rows, about ${((table?.bytes ?? 0) / 1e6).toFixed(0)} MB, ` +
+      `loaded in ${(performance.now() - t0).toFixed(0)} ms (chunks of 2,000 rows, in the background)`,
+  );
   // The same selection by rating, best first: a dense page walks the rating's slot index (migration 0017).
   const byRating: ListPlan = {
     ...plan,
@@ -190,6 +197,9 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
     };
     const app = await buildApp({ config, store, blobs });
     const base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/v1/spc_bench`;
+    // The same app with the list rows index off (LIST_INDEX_MB=0): every published list is SQL, as before it.
+    const sqlApp = await buildApp({ config: { ...config, listIndexMb: 0 }, store, blobs });
+    const sqlBase = `${await sqlApp.listen({ host: '127.0.0.1', port: 0 })}/v1/spc_bench`;
     // The import leaves jobs for the app's worker (the search tables' merge, a content.published event). Measured
     // while they ran, PostgreSQL's p99 was 60–95 ms (its GIN merge and 70 GC pauses in this process); wait for them.
     const waited = await waitForJobs(store);
@@ -199,11 +209,27 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
       `${base}/entries?type=post&filter[fields.category][eq]=c${c}&filter[fields.rating][gte]=${r}&sort=-publishedAt&include=author&limit=20&locale=${loc}`;
     const sample = await timeOne(list(3, 3, 'en'));
     const parsed = JSON.parse(sample.body) as { total: number };
+    // The first list of the type started loading its rows into memory (src/delivery/list/rows-index.ts); the
+    // figures below are the steady state after that load (timed on its own in explain()).
+    await new Promise((r) => setTimeout(r, 2000));
     const cold: string[] = [];
     for (const loc of ['en', 'de', 'fr'])
       for (let r = 1; r <= 5; r++) for (let c = 0; c < CATEGORIES; c++) cold.push(list(c, r, loc));
+    // Both apps render the pages of every selection once first (under other selections, so nothing is counted
+    // yet): what follows compares counting and paging, not which app read the entries first.
+    for (const loc of ['en', 'de', 'fr'])
+      for (let r = 1; r <= 5; r++)
+        for (let c = 0; c < CATEGORIES; c++)
+          for (const b of [base, sqlBase]) await timeOne(list(c, r - 0.0002, loc).replace(base, b));
     console.log(`list (issue query, total ${parsed.total} for c3/rating>=3, ${sample.body.length} bytes)`);
     console.log(`  distinct selections (total counted each time): ${fmt(await measure(cold))}`);
+    // Totals are cached per store, which both apps share: the SQL-only app asks for a rating bound a hair lower
+    // (ratings are whole numbers), the same matches under selections it has not seen, so it counts each one.
+    const coldSql: string[] = [];
+    for (const loc of ['en', 'de', 'fr'])
+      for (let r = 1; r <= 5; r++)
+        for (let c = 0; c < CATEGORIES; c++) coldSql.push(list(c, r - 0.0001, loc).replace(base, sqlBase));
+    console.log(`  the same, LIST_INDEX_MB=0 (SQL only):          ${fmt(await measure(coldSql))}`);
     console.log(
       `  same query repeated (total cached per cv):    ${fmt(await measure(Array(200).fill(list(3, 3, 'en'))))}`,
     );
@@ -288,6 +314,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
     );
     await bare.close();
     await app.close();
+    await sqlApp.close();
     await throughput(engine, dataDir, schema, sample.body, base);
   } finally {
     await close();
@@ -297,7 +324,8 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
 /**
  * Uncached list throughput (issue 17): 500 distinct filter + sort + include + locale queries, cycled by 64
  * connections (autocannon in this process) against Folio in a process of its own with the response cache's L1
- * sized to nothing, so every request is rendered; then the same Folio as two processes on one port (`WORKERS=2`);
+ * sized to nothing, so every request is rendered; the same with the rows index off (`LIST_INDEX_MB=0`); the same
+ * Folio as two processes on one port (`WORKERS=2`);
  * then bare Fastify, also in its own process, answering a list body of the same size. Two rounds each, alternating.
  */
 async function throughput(
@@ -325,6 +353,8 @@ async function throughput(
   const folio = await startServerChild(server, ['folio', dataDir], env);
   // WORKERS=2: the same Folio as two processes on one port (src/cluster/worker-pool.ts).
   const pool = await startServerChild(server, ['folio', dataDir, '2'], env);
+  // The same one process with the rows index off (LIST_INDEX_MB=0): every list SQL, as before it.
+  const sqlOnly = await startServerChild(server, ['folio', dataDir], { ...env, LIST_INDEX_MB: '0' });
   const bare = await startServerChild(server, ['bare', bodyFile]);
   try {
     const run = async (port: number, seconds: number) => {
@@ -338,20 +368,23 @@ async function throughput(
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
       return r;
     };
-    for (const s of [folio, pool, bare]) await run(s.info.port, 2);
+    for (const s of [folio, sqlOnly, pool, bare]) await run(s.info.port, 2);
     const figure = (r: Awaited<ReturnType<typeof run>>) =>
       `${r.requests.average.toFixed(0)} req/s p99 ${r.latency.p99} ms`;
     for (let round = 1; round <= 2; round++) {
       const f = await run(folio.info.port, 8);
+      const q = await run(sqlOnly.info.port, 8);
       const w = await run(pool.info.port, 8);
       const b = await run(bare.info.port, 8);
       console.log(
         `uncached list throughput, ${paths.length} distinct queries, 64 connections (round ${round}): ` +
-          `folio ${figure(f)} | WORKERS=2 ${figure(w)} | bare Fastify ${figure(b)} (target ≥ 4,500 req/s)`,
+          `folio ${figure(f)} | LIST_INDEX_MB=0 ${figure(q)} | WORKERS=2 ${figure(w)} | bare Fastify ${figure(b)} ` +
+          `(target ≥ 4,500 req/s)`,
       );
     }
   } finally {
     await stopServerChild(folio);
+    await stopServerChild(sqlOnly);
     await stopServerChild(pool);
     await stopServerChild(bare);
   }

@@ -52,7 +52,14 @@ if (mode === 'folio' && arg && workers > 1 && cluster.isPrimary) {
       : { engine: 'sqlite', file: join(arg, 'folio.sqlite') };
   const store = await openStore(storeConfig);
   const config = {
-    ...loadConfig({ DATA_DIR: arg, LOG_LEVEL: 'warn', FOLIO_DEMO: 'false', FOLIO_WORKER: 'off' }),
+    ...loadConfig({
+      DATA_DIR: arg,
+      LOG_LEVEL: 'warn',
+      FOLIO_DEMO: 'false',
+      FOLIO_WORKER: 'off',
+      // The entries bench runs one server with the rows index off, for its before/after.
+      LIST_INDEX_MB: process.env.LIST_INDEX_MB,
+    }),
     store: storeConfig,
     rateLimitPerMinute: 100_000_000,
     cache: { l1MaxBytes: 1, ttlSeconds: 1, pinnedTtlSeconds: 1 },

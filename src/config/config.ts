@@ -93,6 +93,8 @@ export interface Config {
   readonly entryCacheMb: number;
   /** RENDER_CACHE_MB: rendered published entries with their JSON, per cv, for uncached lists (0: off). */
   readonly renderCacheMb: number;
+  /** LIST_INDEX_MB: list rows held in memory per type, so lists count and page without SQL (0: off). */
+  readonly listIndexMb: number;
   readonly turnstileTimeoutMs: number;
   readonly rateLimitVisitorPerMinute: number;
   readonly rateLimitFormPerMinute: number;
@@ -304,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchIndexMaxMb: int(env, 'SEARCH_INDEX_MAX_MB', 1024, 16, 1_048_576),
     entryCacheMb: int(env, 'ENTRY_CACHE_MB', 64, 0, 65_536),
     renderCacheMb: int(env, 'RENDER_CACHE_MB', 32, 0, 65_536),
+    listIndexMb: int(env, 'LIST_INDEX_MB', 128, 0, 65_536),
     rateLimitVisitorPerMinute: int(env, 'RATE_LIMIT_VISITOR_PER_MINUTE', 10, 1, 1_000_000_000),
     rateLimitFormPerMinute: int(env, 'RATE_LIMIT_FORM_PER_MINUTE', 30, 1, 1_000_000_000),
     redisPrefix: read(env, 'REDIS_PREFIX') ?? 'folio:',

@@ -20,6 +20,16 @@ import {
   pageList,
 } from './list-query-repo.js';
 import { listInMemory } from './memory-list.js';
+import type { RowsIndex } from './rows-index.js';
+import {
+  compileSelection,
+  countSelection,
+  inPublishOrder,
+  publishOrderPage,
+  type RowsTable,
+  type Selection,
+} from './rows-table.js';
+import { rowsLayout } from './list-sources-repo.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
 import { type NumSlot, slotLayout } from './slots.js';
 
@@ -28,6 +38,8 @@ export interface ListDeps extends DeliveryDeps {
   cursorKey: Buffer;
   /** Rendered published entries with their JSON (RENDER_CACHE_MB); null: every list renders anew. */
   rendered: RenderedEntries | null;
+  /** List rows in memory (LIST_INDEX_MB); null: every published list is SQL. */
+  rowsIndex: RowsIndex | null;
 }
 
 export interface ListResponse {
@@ -165,6 +177,19 @@ async function numberWalk(
   return total * total * 2 > (plan.limit + 1) * typeRows ? slot : null;
 }
 
+/** The plan's list rows in memory with its filters compiled against them, when the rows index answers it. */
+async function inMemory(
+  deps: ListDeps,
+  plan: ListPlan,
+  types: TypeMap,
+): Promise<{ table: RowsTable; selection: Selection } | null> {
+  const layout = rowsLayout(plan);
+  if (deps.rowsIndex === null || layout === null) return null;
+  const table = await deps.rowsIndex.tableFor(plan, typesFingerprint(types));
+  const selection = table === null ? null : compileSelection(table, plan, layout);
+  return table === null || selection === null ? null : { table, selection };
+}
+
 const viewTag = (scope: Scope): string =>
   scope.view.mode === 'release' ? `release:${scope.params.release ?? ''}` : scope.view.mode;
 
@@ -250,10 +275,18 @@ export async function listEntries(
       cache.set(key, Promise.resolve(total));
       rememberTotal(deps.store, spaceId, cv, q.selection, types, total);
     } else {
-      total = await cachedCount(deps.store, plan, q.selection, types, () => countList(deps.store, plan));
-      const sparse = total <= SPARSE_TOTAL;
-      const walk = total === 0 || sparse ? null : await numberWalk(deps.store, plan, types, total);
-      rows = total === 0 ? [] : await pageList(deps.store, plan, sparse, walk);
+      const memory = await inMemory(deps, plan, types);
+      total = await cachedCount(deps.store, plan, q.selection, types, async () =>
+        memory !== null ? countSelection(memory.selection) : countList(deps.store, plan),
+      );
+      if (total === 0) rows = [];
+      else if (memory !== null && inPublishOrder(plan))
+        rows = publishOrderPage(memory.table, memory.selection, plan);
+      else {
+        const sparse = total <= SPARSE_TOTAL;
+        const walk = sparse ? null : await numberWalk(deps.store, plan, types, total);
+        rows = await pageList(deps.store, plan, sparse, walk);
+      }
     }
   } else {
     const all = await scope.view.entriesOfTypes(listedTypes(types).map((t) => t.key));

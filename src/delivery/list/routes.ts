@@ -7,6 +7,7 @@ import { rejectUnknown, single } from '../params.js';
 import { LIST_PARAMS, rejectNul } from './list-params.js';
 import { type ListDeps, listBodyJson, listEntries, queryWithCursorCv } from './list-service.js';
 import { RenderedEntries } from '../rendered-entries.js';
+import { RowsIndex } from './rows-index.js';
 import { LIST_DOC_PARAMS, optionList } from './option-lists.js';
 import { SITEMAP_PARAMS, sitemapStream } from './sitemap-service.js';
 import { entryTree, TREE_PARAMS } from './tree-service.js';
@@ -35,7 +36,12 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
     ...deliveryDepsOf(services),
     cursorKey: deriveKey(services.masterKey, 'cursor'),
     rendered: renderBytes > 0 ? new RenderedEntries(renderBytes) : null,
+    rowsIndex:
+      services.config.listIndexMb > 0
+        ? new RowsIndex(services.store, services.config.listIndexMb * 1024 * 1024)
+        : null,
   };
+  app.addHook('onClose', async () => deps.rowsIndex?.close());
   const config = { delivery: 'read' as const };
   const scopeOf = (spaceId: string, query: Query) => {
     rejectNul(query);
