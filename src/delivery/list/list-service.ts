@@ -183,7 +183,9 @@ async function inMemory(
   plan: ListPlan,
   types: TypeMap,
 ): Promise<{ table: RowsTable; selection: Selection } | null> {
-  const layout = rowsLayout(plan);
+  // Lists of one type without a driving filter read list_entries in SQL: the rows index answers them too where the
+  // type's rows cover every entry (compileSelection says which).
+  const layout = rowsLayout(plan) ?? (plan.words === null ? plan.layout : null);
   if (deps.rowsIndex === null || layout === null) return null;
   const table = await deps.rowsIndex.tableFor(plan, typesFingerprint(types));
   const selection = table === null ? null : compileSelection(table, plan, layout);
