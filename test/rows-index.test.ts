@@ -13,13 +13,8 @@ import { listPlan } from '../src/delivery/list/list-service.js';
 import { rowsLayout } from '../src/delivery/list/list-sources-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { RowsIndex } from '../src/delivery/list/rows-index.js';
-import {
-  compileSelection,
-  countSelection,
-  publishOrderPage,
-  type RowsTable,
-  utf8Compare,
-} from '../src/delivery/list/rows-table.js';
+import { compileSelection, countSelection, publishOrderPage } from '../src/delivery/list/rows-selection.js';
+import { type RowsTable, utf8Compare } from '../src/delivery/list/rows-table.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 
 // Lists answered from list rows in memory (LIST_INDEX_MB) must answer exactly what the SQL answers on the same

@@ -26,9 +26,9 @@ import {
   countSelection,
   inPublishOrder,
   publishOrderPage,
-  type RowsTable,
   type Selection,
-} from './rows-table.js';
+} from './rows-selection.js';
+import { type RowsTable } from './rows-table.js';
 import { rowsLayout } from './list-sources-repo.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
 import { type NumSlot, slotLayout } from './slots.js';

@@ -1,0 +1,155 @@
+import type { Cond, ListPlan, Scalar } from './plan.js';
+import { type CompiledTest, inCodes, isString, numTest, strTest, valuesOf } from './rows-tests.js';
+import { type RowsTable, utf8Compare } from './rows-table.js';
+import { drivesRows, isNumSlot, type SlotLayout, slotOf } from './slots.js';
+
+/**
+ * A list's selection on a rows table (rows-table.ts): its candidates (a driving filter's rows, or every row), its
+ * other filters as tests (rows-tests.ts), its count, and its page in publish order with the SQL's cursor values
+ * (list-query-repo.ts answers the same on the same rows). Pure.
+ */
+
+/** A selection compiled against one table: the rows it may start from and the tests every row must pass. */
+export interface Selection {
+  /** Rows of the driving filter, one run per value, or every row; each run in row order. */
+  runs: Int32Array[];
+  tests: CompiledTest[];
+}
+
+/**
+ * The plan's filters as tests on `table`, or null when one of them is not a slot test it can answer (a filter on
+ * `list_values`, a column, `under`, full text), which the SQL then answers. A positive `eq`/`in` on a string slot
+ * drives: the rows of its values, the fewest of such filters, are the candidates and the other filters are tested
+ * on them; without one, every row is.
+ */
+export function compileSelection(table: RowsTable, plan: ListPlan, layout: SlotLayout): Selection | null {
+  if (plan.under !== null || plan.words !== null) return null;
+  const slots = plan.conds.map((c) => slotOf(c, layout));
+  let chosen: { cond: Cond | null; runs: Int32Array[]; size: number } | null = null;
+  for (const [i, cond] of plan.conds.entries()) {
+    const slot = slots[i];
+    if (slot == null || isNumSlot(slot) || !drivesRows(cond, layout) || cond.test !== 'in') continue;
+    const values = valuesOf(cond);
+    if (!values.every(isString)) continue;
+    const column = table.strColumn(slot);
+    const groups = table.groups(slot);
+    const runs =
+      column && groups
+        ? inCodes(column, values).map((c) => groups.rows.subarray(groups.start[c], groups.start[c + 1]))
+        : [];
+    const size = runs.reduce((n, r) => n + r.length, 0);
+    if (chosen === null || size < chosen.size) chosen = { cond, runs, size };
+  }
+  // No driving filter (a list of the type alone, or filtered only by negations, ranges, numbers): every row is a
+  // candidate, if every entry of the type has a row here. A type with no localized slotted field has one row per
+  // version in `*`; a localized one has rows for the space's locales at each version's cv, which SQL does not
+  // depend on for such lists (it reads list_entries), so those stay SQL.
+  if (chosen === null && layout.perLocale) return null;
+  chosen ??= { cond: null, runs: [table.allRows()], size: table.size };
+  const tests: CompiledTest[] = [];
+  for (const [i, cond] of plan.conds.entries()) {
+    const slot = slots[i];
+    if (slot == null) return null;
+    if (cond === chosen.cond) continue;
+    const test = isNumSlot(slot)
+      ? numTest(table.numColumn(slot), cond)
+      : strTest(table.strColumn(slot), cond, chosen.size);
+    if (test === null) return null;
+    tests.push(test);
+  }
+  return { runs: chosen.runs, tests };
+}
+
+const passesAll = (tests: readonly CompiledTest[], row: number): boolean => {
+  for (const t of tests) if (!t.test(row)) return false;
+  return true;
+};
+
+/** The candidates that pass every test, counted a test at a time over those the previous ones kept. */
+export function countSelection(selection: Selection): number {
+  const { runs, tests } = selection;
+  if (tests.length === 0) return runs.reduce((n, r) => n + r.length, 0);
+  let rows = runs.length === 1 ? runs[0]! : concat(runs);
+  for (const t of tests) rows = t.filter(rows);
+  return rows.length;
+}
+
+export interface MemoryPageRow {
+  entryId: string;
+  cvFrom: number;
+  /** The cursor values the SQL sort yields: published_at, entry id. */
+  after: Scalar[];
+}
+
+/** Whether a plan's sort is publish order, the order the table's rows are in (either direction). */
+export function inPublishOrder(plan: ListPlan): boolean {
+  const [key] = plan.sort;
+  return plan.sort.length === 1 && key?.source.kind === 'column' && key.source.column === 'published_at';
+}
+
+/**
+ * The first row whose (published_at, entry id) is above the cursor's, or (`inclusive`) not below it: the rows of an
+ * ascending page start there, those of a descending page end just before.
+ */
+function seek(table: RowsTable, after: readonly Scalar[], inclusive: boolean): number {
+  const at = String(after[0]);
+  const id = String(after[1]);
+  let lo = 0;
+  let hi = table.size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = utf8Compare(table.publishedAt[mid]!, at) || utf8Compare(table.entryId[mid]!, id);
+    if (c < 0 || (c === 0 && !inclusive)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index of `run` (ascending rows) whose row is at least `row`. */
+function firstAtLeast(run: Int32Array, row: number): number {
+  let lo = 0;
+  let hi = run.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (run[mid]! < row) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function concat(runs: readonly Int32Array[]): Int32Array {
+  const all = new Int32Array(runs.reduce((s, r) => s + r.length, 0));
+  let at = 0;
+  for (const r of runs) {
+    all.set(r, at);
+    at += r.length;
+  }
+  return all;
+}
+
+const merged = (runs: readonly Int32Array[]): Int32Array => concat(runs).sort();
+
+/**
+ * One page in publish order (`inPublishOrder`): `limit + 1` matching rows from the cursor on, as pageList answers
+ * them. Several driving values' runs are merged in row order.
+ */
+export function publishOrderPage(table: RowsTable, selection: Selection, plan: ListPlan): MemoryPageRow[] {
+  const desc = plan.sort[0]?.desc ?? false;
+  // Ascending: rows from `lo` on; descending: rows below `hi`, newest first.
+  const boundary = plan.after === null ? (desc ? table.size : 0) : seek(table, plan.after, desc);
+  const run = selection.runs.length === 1 ? selection.runs[0]! : merged(selection.runs);
+  const out: MemoryPageRow[] = [];
+  const want = plan.limit + 1;
+  const push = (row: number) => {
+    if (!passesAll(selection.tests, row)) return;
+    out.push({
+      entryId: table.entryId[row]!,
+      cvFrom: table.cvFrom[row]!,
+      after: [table.publishedAt[row]!, table.entryId[row]!],
+    });
+  };
+  const from = firstAtLeast(run, boundary);
+  if (desc) for (let i = from - 1; i >= 0 && out.length < want; i--) push(run[i]!);
+  else for (let i = from; i < run.length && out.length < want; i++) push(run[i]!);
+  return out;
+}
