@@ -426,6 +426,18 @@ describe.each(ENGINES)('the rows index in the app (%s)', (engine) => {
       await get(sqlOnly, list('filter[fields.color][ne]=red&filter[fields.score][exists]=true', quiet)),
     );
     expect(ran.loads).toBe(0);
+
+    // What it did is on /metrics: two loads (the first cv's table, then the changed one's), lists by answer.
+    const metrics = (await app.inject({ url: '/metrics' })).body;
+    const value = (line: string) =>
+      Number(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(metrics)?.[1]);
+    expect(value('folio_list_index_loads_total{result="loaded"}')).toBe(2);
+    expect(value('folio_list_index_tables')).toBeGreaterThanOrEqual(1);
+    expect(value('folio_list_index_bytes')).toBeGreaterThan(10_000);
+    expect(value('folio_list_index_lists_total{answer="memory"}')).toBeGreaterThan(3);
+    expect(value('folio_list_index_lists_total{answer="sql"}')).toBeGreaterThanOrEqual(2);
+    // The app without the index reports none of it.
+    expect((await sqlOnly.inject({ url: '/metrics' })).body).not.toContain('folio_list_index');
   });
 
   it('LIST_INDEX_MB: 128 by default, 0 turns the index off', () => {

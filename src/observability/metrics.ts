@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
+import type { RowsIndexStats } from '../delivery/list/rows-index.js';
 
 export type CacheResult = 'hit_l1' | 'hit_l2' | 'miss' | 'bypass';
 
@@ -128,6 +129,50 @@ export class Metrics {
 
   redisError(op: string): void {
     this.redisErrors.labels(op).inc();
+  }
+
+  /**
+   * The list rows index of the app (src/delivery/list/rows-index.ts), read when scraped: its tables and their
+   * estimated heap, its loads by result, and the published lists of one type it answered or left to SQL.
+   */
+  listIndex(stats: () => RowsIndexStats): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'folio_list_index_bytes',
+      help: 'Estimated heap of the list rows held in memory (LIST_INDEX_MB bounds it).',
+      registers,
+      collect() {
+        this.set(stats().bytes);
+      },
+    });
+    new Gauge({
+      name: 'folio_list_index_tables',
+      help: 'Tables of list rows held in memory (one per space, type and row locale).',
+      registers,
+      collect() {
+        this.set(stats().tables);
+      },
+    });
+    new Counter({
+      name: 'folio_list_index_loads_total',
+      help: 'Loads of a table of list rows by result: loaded, too_large (over LIST_INDEX_MB), failed.',
+      labelNames: ['result'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [result, n] of Object.entries(stats().loads)) this.labels(result).inc(n);
+      },
+    });
+    new Counter({
+      name: 'folio_list_index_lists_total',
+      help: 'Published lists of one type by what answered them: memory (the rows index) or sql.',
+      labelNames: ['answer'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [answer, n] of Object.entries(stats().lists)) this.labels(answer).inc(n);
+      },
+    });
   }
 
   /** Registers the gauge on first use: installations without Redis do not report it. */

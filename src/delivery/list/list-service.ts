@@ -189,6 +189,7 @@ async function inMemory(
   if (deps.rowsIndex === null || layout === null) return null;
   const table = await deps.rowsIndex.tableFor(plan, typesFingerprint(types));
   const selection = table === null ? null : compileSelection(table, plan, layout);
+  deps.rowsIndex.answered(selection !== null);
   return table === null || selection === null ? null : { table, selection };
 }
 

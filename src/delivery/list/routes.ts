@@ -41,7 +41,9 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
         ? new RowsIndex(services.store, services.config.listIndexMb * 1024 * 1024)
         : null,
   };
-  app.addHook('onClose', async () => deps.rowsIndex?.close());
+  const { rowsIndex } = deps;
+  if (rowsIndex !== null) app.folioEdge.metrics.listIndex(() => rowsIndex.stats());
+  app.addHook('onClose', async () => rowsIndex?.close());
   const config = { delivery: 'read' as const };
   const scopeOf = (spaceId: string, query: Query) => {
     rejectNul(query);

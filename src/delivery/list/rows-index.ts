@@ -44,11 +44,22 @@ interface Loaded {
   loadMs: number;
 }
 
+/** What GET /metrics reports of the index (src/observability/metrics.ts). */
+export interface RowsIndexStats {
+  tables: number;
+  bytes: number;
+  loads: Record<'loaded' | 'too_large' | 'failed', number>;
+  /** Published lists of one type answered from memory, and by SQL while the index held no table for them. */
+  lists: Record<'memory' | 'sql', number>;
+}
+
 export class RowsIndex {
   private readonly tables: LRUCache<string, Loaded>;
   private readonly loading = new Map<string, Promise<RowsTable | null>>();
   private readonly tooLarge = new Map<string, number>();
   private closed = false;
+  private readonly loads: RowsIndexStats['loads'] = { loaded: 0, too_large: 0, failed: 0 };
+  private readonly lists: RowsIndexStats['lists'] = { memory: 0, sql: 0 };
 
   constructor(
     private readonly store: Store,
@@ -79,6 +90,20 @@ export class RowsIndex {
     const target = targetOf(plan, typesKey);
     if (target === null) return Promise.resolve(null);
     return this.startLoad(target, plan, undefined, true) ?? Promise.resolve(null);
+  }
+
+  /** Counts a published list of one type by what answered it (GET /metrics). */
+  answered(fromMemory: boolean): void {
+    this.lists[fromMemory ? 'memory' : 'sql']++;
+  }
+
+  stats(): RowsIndexStats {
+    return {
+      tables: this.tables.size,
+      bytes: this.tables.calculatedSize,
+      loads: { ...this.loads },
+      lists: { ...this.lists },
+    };
   }
 
   /** Stops loads under way after their current chunk. */
@@ -118,7 +143,9 @@ export class RowsIndex {
     const started = this.read(target, plan.spaceId, plan.cv).finally(() => this.loading.delete(key));
     this.loading.set(key, started);
     // A failed load (the store closing, a lost connection) leaves the lists to SQL until the next attempt.
-    started.catch(() => undefined);
+    started.catch(() => {
+      if (!this.closed) this.loads.failed++;
+    });
     return started;
   }
 
@@ -132,6 +159,7 @@ export class RowsIndex {
       builder.add(rows);
       if (builder.bytes > this.maxBytes) {
         this.tooLarge.set(key, performance.now());
+        this.loads.too_large++;
         return null;
       }
       const last = rows.at(-1);
@@ -146,6 +174,7 @@ export class RowsIndex {
     if (known === undefined || known.table.cv <= cv)
       this.tables.set(key, { table, loadedAt, loadMs: loadedAt - t0 });
     this.tooLarge.delete(key);
+    this.loads.loaded++;
     return table;
   }
 }
