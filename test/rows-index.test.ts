@@ -13,7 +13,13 @@ import { listPlan } from '../src/delivery/list/list-service.js';
 import { rowsLayout } from '../src/delivery/list/list-sources-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { RowsIndex } from '../src/delivery/list/rows-index.js';
-import { compileSelection, countSelection, publishOrderPage } from '../src/delivery/list/rows-selection.js';
+import {
+  compileSelection,
+  countSelection,
+  publishOrderPage,
+  slotOrderPage,
+  sortedBySlot,
+} from '../src/delivery/list/rows-selection.js';
 import { type RowsTable, utf8Compare } from '../src/delivery/list/rows-table.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 
@@ -216,7 +222,16 @@ const queryArb = fc.record({
   type: fc.constantFrom('thing', 'plain'),
   driver: fc.option(driverArb, { freq: 3 }),
   filters: fc.array(filterArb, { maxLength: 3 }),
-  desc: fc.boolean(),
+  sort: fc.constantFrom(
+    '-publishedAt',
+    'publishedAt',
+    'fields.score',
+    '-fields.score',
+    'fields.weight',
+    '-fields.weight',
+    'fields.day',
+    '-fields.day',
+  ),
   limit: fc.integer({ min: 1, max: 60 }),
   locale: fc.constantFrom('en', 'de'),
 });
@@ -253,12 +268,8 @@ describe.each(ENGINES)('list rows in memory answer as SQL does (%s)', (engine) =
 
   it('counts and pages every generated selection like the SQL, cursor by cursor', async () => {
     await fc.assert(
-      fc.asyncProperty(queryArb, async ({ type, driver, filters, desc, limit, locale }) => {
-        const query: Record<string, string> = {
-          type,
-          sort: desc ? '-publishedAt' : 'publishedAt',
-          limit: String(limit),
-        };
+      fc.asyncProperty(queryArb, async ({ type, driver, filters, sort, limit, locale }) => {
+        const query: Record<string, string> = { type, sort, limit: String(limit) };
         for (const [k, v] of driver === null ? filters : [driver, ...filters]) query[k] = v;
         const q = parseListQuery(query, types, locale);
         const plan = listPlan(q, types, { spaceId: SPACE, cv, locale, under: null, after: null });
@@ -281,7 +292,12 @@ describe.each(ENGINES)('list rows in memory answer as SQL does (%s)', (engine) =
         for (let page = 0; page < 5; page++) {
           const at = { ...plan, after };
           const sql = await pageList(env.store, at, total <= 1000);
-          const memory = publishOrderPage(table, selection!, at);
+          const slot = sortedBySlot(plan, layout!);
+          expect(slot === null).toBe(sort.endsWith('publishedAt'));
+          const memory =
+            slot === null
+              ? publishOrderPage(table, selection!, at)
+              : slotOrderPage(table, selection!, at, slot);
           expect(memory).toEqual(sql.map((r) => ({ entryId: r.entryId, cvFrom: r.cvFrom, after: r.after })));
           if (sql.length <= limit) break;
           after = sql[limit - 1]!.after;

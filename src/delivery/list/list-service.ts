@@ -28,11 +28,13 @@ import {
   inPublishOrder,
   publishOrderPage,
   type Selection,
+  slotOrderPage,
+  sortedBySlot,
 } from './rows-selection.js';
 import { type RowsTable } from './rows-table.js';
 import { rowsLayout } from './list-sources-repo.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
-import { type NumSlot, slotLayout } from './slots.js';
+import { type NumSlot, type Slot, slotLayout } from './slots.js';
 
 export interface ListDeps extends DeliveryDeps {
   /** `deriveKey(masterKey, 'cursor')`. */
@@ -50,6 +52,9 @@ export interface ListResponse {
   total: number;
   cv: number;
 }
+
+/** At or below this many candidates a list that SQL could walk by a field is sorted in memory (memorySortSlot). */
+const SORT_IN_MEMORY = 2000;
 
 /** At or below this many matches the most selective filter drives the page query (see list-query-repo). */
 const SPARSE_TOTAL = 1000;
@@ -194,6 +199,18 @@ async function inMemory(
   return table === null || selection === null ? null : { table, selection };
 }
 
+/**
+ * The slot a page sorted by one field is taken from in memory, or null (SQL). SQL sorts every match unless the list
+ * reads list_rows and walks the field's index (number slots) or sorts a sparse driver's matches; in memory the page
+ * visits every candidate. So memory where SQL has no walk (lists without a driving filter), or for a few candidates.
+ */
+function memorySortSlot(plan: ListPlan, selection: Selection): Slot | null {
+  if (plan.layout === null) return null;
+  const slot = sortedBySlot(plan, plan.layout);
+  if (slot === null) return null;
+  return rowsLayout(plan) === null || selection.size <= SORT_IN_MEMORY ? slot : null;
+}
+
 const viewTag = (scope: Scope): string =>
   scope.view.mode === 'release' ? `release:${scope.params.release ?? ''}` : scope.view.mode;
 
@@ -311,9 +328,12 @@ export async function listEntries(
       total = await cachedCount(deps.store, plan, q.selection, types, async () =>
         memory !== null ? countSelection(memory.selection) : countList(deps.store, plan),
       );
+      const bySlot = memory === null ? null : memorySortSlot(plan, memory.selection);
       if (total === 0) rows = [];
       else if (memory !== null && inPublishOrder(plan))
         rows = publishOrderPage(memory.table, memory.selection, plan);
+      else if (memory !== null && bySlot !== null)
+        rows = slotOrderPage(memory.table, memory.selection, plan, bySlot);
       else {
         const sparse = total <= SPARSE_TOTAL;
         const walk = sparse ? null : await numberWalk(deps.store, plan, types, total);

@@ -1,7 +1,7 @@
 import type { Cond, ListPlan, Scalar } from './plan.js';
 import { type CompiledTest, inCodes, isString, numTest, strTest, valuesOf } from './rows-tests.js';
 import { type RowsTable, utf8Compare } from './rows-table.js';
-import { drivesRows, isNumSlot, type SlotLayout, slotOf } from './slots.js';
+import { drivesRows, isNumSlot, type Slot, type SlotLayout, slotOf, sortSlot } from './slots.js';
 
 /**
  * A list's selection on a rows table (rows-table.ts): its candidates (a driving filter's rows, or every row), its
@@ -13,6 +13,8 @@ import { drivesRows, isNumSlot, type SlotLayout, slotOf } from './slots.js';
 export interface Selection {
   /** Rows of the driving filter, one run per value, or every row; each run in row order. */
   runs: Int32Array[];
+  /** How many rows the runs hold. */
+  size: number;
   tests: CompiledTest[];
 }
 
@@ -57,7 +59,7 @@ export function compileSelection(table: RowsTable, plan: ListPlan, layout: SlotL
     if (test === null) return null;
     tests.push(test);
   }
-  return { runs: chosen.runs, tests };
+  return { runs: chosen.runs, size: chosen.size, tests };
 }
 
 const passesAll = (tests: readonly CompiledTest[], row: number): boolean => {
@@ -152,4 +154,78 @@ export function publishOrderPage(table: RowsTable, selection: Selection, plan: L
   if (desc) for (let i = from - 1; i >= 0 && out.length < want; i--) push(run[i]!);
   else for (let i = from; i < run.length && out.length < want; i++) push(run[i]!);
   return out;
+}
+
+/**
+ * The slot a plan's one sort key reads from the table: a field whose slot holds its whole value (number, date,
+ * datetime, boolean), as the SQL sorts it (list-sql-repo.ts sortParts). Null for other sorts.
+ */
+export function sortedBySlot(plan: ListPlan, layout: SlotLayout): Slot | null {
+  const [key] = plan.sort;
+  return plan.sort.length === 1 && key !== undefined ? sortSlot(key.source, layout) : null;
+}
+
+/**
+ * One page sorted by one slot (`sortedBySlot`) in the SQL's order: entries with a value first in both directions,
+ * by value in the sort's direction, then by entry id in it; cursor values [missing, value or 0 or '', entry id].
+ * The candidates are not in that order, so each one that passes the filters and comes after the cursor is compared
+ * with the worst of the `limit + 1` best kept so far: one comparison for most, an insertion for few. SQL sorts every
+ * match of such a list without a driving filter (100k posts by rating: 212 ms a page on SQLite).
+ */
+export function slotOrderPage(
+  table: RowsTable,
+  selection: Selection,
+  plan: ListPlan,
+  slot: Slot,
+): MemoryPageRow[] {
+  const sign = (plan.sort[0]?.desc ?? false) ? -1 : 1;
+  const nums = isNumSlot(slot) ? table.numColumn(slot) : undefined;
+  const strs = isNumSlot(slot) ? undefined : table.strColumn(slot);
+  const ids = table.entryId;
+  const has = (r: number): boolean =>
+    nums !== undefined ? !Number.isNaN(nums[r]) : strs !== undefined && strs.codes[r]! >= 0;
+  const value = (r: number): Scalar => {
+    if (nums !== undefined) return has(r) ? nums[r]! : 0;
+    if (strs !== undefined && has(r)) return strs.dict[strs.codes[r]!]!;
+    return isNumSlot(slot) ? 0 : '';
+  };
+  const compareValues = (a: Scalar, b: Scalar): number =>
+    typeof a === 'number' && typeof b === 'number'
+      ? a < b
+        ? -1
+        : a > b
+          ? 1
+          : 0
+      : utf8Compare(String(a), String(b));
+  /** Row against row, or row against the cursor's values: the SQL's order. */
+  const compare = (r: number, missing: number, v: Scalar, id: string): number => {
+    const m = has(r) ? 0 : 1;
+    if (m !== missing) return m - missing;
+    return sign * (compareValues(value(r), v) || utf8Compare(ids[r]!, id));
+  };
+  const compareRows = (a: number, b: number): number => compare(a, has(b) ? 0 : 1, value(b), ids[b]!);
+  const after = plan.after;
+  const want = plan.limit + 1;
+  const best: number[] = [];
+  for (const run of selection.runs)
+    for (let i = 0; i < run.length; i++) {
+      const r = run[i]!;
+      if (best.length === want && compareRows(r, best[want - 1]!) >= 0) continue;
+      if (!passesAll(selection.tests, r)) continue;
+      if (after !== null && compare(r, Number(after[0]), after[1] ?? 0, String(after[2])) <= 0) continue;
+      let lo = 0;
+      let hi = best.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareRows(best[mid]!, r) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      best.splice(lo, 0, r);
+      if (best.length > want) best.pop();
+    }
+  return best.map((r) => ({
+    entryId: ids[r]!,
+    cvFrom: table.cvFrom[r]!,
+    after: [has(r) ? 0 : 1, value(r), ids[r]!],
+  }));
 }
