@@ -14,6 +14,7 @@ import { rowsLayout } from '../src/delivery/list/list-sources-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { RowsIndex } from '../src/delivery/list/rows-index.js';
 import {
+  answerable,
   compileSelection,
   countSelection,
   publishOrderPage,
@@ -285,6 +286,8 @@ describe.each(ENGINES)('list rows in memory answer as SQL does (%s)', (engine) =
         // driving filter is answered only for the type whose rows cover every entry (nothing localized).
         const probes = filters.some(([k]) => k.includes('fields.flag'));
         expect(selection === null).toBe(probes || (!drives && type === 'thing'));
+        // What the service checks before it loads a table says the same from the plan alone.
+        expect(answerable(plan, layout!)).toBe(selection !== null);
         if (selection === null) return;
         const total = await countList(env.store, plan);
         expect(countSelection(selection!)).toBe(total);

@@ -165,7 +165,7 @@ export class Metrics {
     });
     new Counter({
       name: 'folio_list_index_lists_total',
-      help: 'Published lists of one type by what answered them: memory (the rows index) or sql.',
+      help: 'Published lists the rows index can answer, by what did: memory, or sql while it held no table for them.',
       labelNames: ['answer'],
       registers,
       collect() {

@@ -23,6 +23,7 @@ import {
 import { listInMemory } from './memory-list.js';
 import type { RowsIndex } from './rows-index.js';
 import {
+  answerable,
   compileSelection,
   countSelection,
   inPublishOrder,
@@ -193,6 +194,8 @@ async function inMemory(
   // type's rows cover every entry (compileSelection says which).
   const layout = rowsLayout(plan) ?? (plan.words === null ? plan.layout : null);
   if (deps.rowsIndex === null || layout === null) return null;
+  // A list no table could answer (a text filter, `under`) neither loads one nor counts as answered by SQL.
+  if (!answerable(plan, layout)) return null;
   const table = await deps.rowsIndex.tableFor(plan, typesFingerprint(types));
   const selection = table === null ? null : compileSelection(table, plan, layout);
   deps.rowsIndex.answered(selection !== null);

@@ -49,7 +49,7 @@ export interface RowsIndexStats {
   tables: number;
   bytes: number;
   loads: Record<'loaded' | 'too_large' | 'failed', number>;
-  /** Published lists of one type answered from memory, and by SQL while the index held no table for them. */
+  /** Published lists the index can answer (`answerable`), answered from memory, or by SQL while it held no table. */
   lists: Record<'memory' | 'sql', number>;
 }
 

@@ -19,6 +19,17 @@ export interface Selection {
 }
 
 /**
+ * Whether a table of the plan's type could answer it, from the plan alone: no `under` or full text, every filter a
+ * slot test, and a driving filter unless the type's rows cover every entry (see compileSelection). Lists that fail
+ * it never load a table.
+ */
+export function answerable(plan: ListPlan, layout: SlotLayout): boolean {
+  if (plan.under !== null || plan.words !== null) return false;
+  if (!plan.conds.every((c) => slotOf(c, layout) !== null)) return false;
+  return !layout.perLocale || plan.conds.some((c) => drivesRows(c, layout));
+}
+
+/**
  * The plan's filters as tests on `table`, or null when one of them is not a slot test it can answer (a filter on
  * `list_values`, a column, `under`, full text), which the SQL then answers. A positive `eq`/`in` on a string slot
  * drives: the rows of its values, the fewest of such filters, are the candidates and the other filters are tested
