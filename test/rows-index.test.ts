@@ -380,11 +380,14 @@ describe.each(ENGINES)('the rows index in the app (%s)', (engine) => {
   const reset = () => Object.assign(ran, { counts: 0, pages: 0, loads: 0 });
 
   /** Asks new selections until one is answered without a list statement (the table loaded), for up to 3 s. */
-  async function fromMemory(cv: number): Promise<void> {
+  async function fromMemory(
+    cv: number,
+    url = (n: number) => list(`filter[fields.score][gte]=${n % 40}&filter[fields.weight][lt]=${n}`, cv),
+  ): Promise<void> {
     const until = Date.now() + 3000;
     for (let score = 0; Date.now() < until; score++) {
       reset();
-      await get(app, list(`filter[fields.score][gte]=${score % 40}&filter[fields.weight][lt]=${score}`, cv));
+      await get(app, url(score));
       if (ran.counts === 0 && ran.pages === 0) return;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -434,6 +437,24 @@ describe.each(ENGINES)('the rows index in the app (%s)', (engine) => {
     await fromMemory(changed);
     expect(ran.loads).toBe(0);
     expect(await sameAsSql(list('filter[fields.day][lt]=2026-05-01', changed))).toBeGreaterThan(1);
+    // Sorted by a number or a date field: from memory too (few candidates), page by page as the SQL sorts them.
+    for (const sort of ['-fields.score', 'fields.day']) {
+      reset();
+      expect(
+        await sameAsSql(`${list('filter[fields.color][ne]=blue', changed)}&sort=${sort}`),
+      ).toBeGreaterThan(2);
+      expect(ran.pages + ran.counts).toBe(0);
+    }
+    // A type without a localized slotted field answers lists without a driving filter, sorted by a field.
+    const plainList = (n: number) =>
+      `/v1/${SPACE}/entries?type=plain&limit=9&cv=${changed}&sort=-fields.weight&filter[fields.score][gte]=${n % 30}`;
+    await get(app, plainList(0));
+    await fromMemory(changed, plainList);
+    reset();
+    expect(
+      await sameAsSql(`/v1/${SPACE}/entries?type=plain&limit=9&cv=${changed}&sort=fields.day`),
+    ).toBeGreaterThan(5);
+    expect(ran.pages + ran.counts).toBe(0);
 
     // A request pinned to the cv before the change still sees the entry.
     reset();
@@ -446,12 +467,13 @@ describe.each(ENGINES)('the rows index in the app (%s)', (engine) => {
     );
     expect(ran.loads).toBe(0);
 
-    // What it did is on /metrics: two loads (the first cv's table, then the changed one's), lists by answer.
+    // What it did is on /metrics: three loads (the first cv's table of things, the changed one's, the plain
+    // type's), lists by answer.
     const metrics = (await app.inject({ url: '/metrics' })).body;
     const value = (line: string) =>
       Number(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(metrics)?.[1]);
-    expect(value('folio_list_index_loads_total{result="loaded"}')).toBe(2);
-    expect(value('folio_list_index_tables')).toBeGreaterThanOrEqual(1);
+    expect(value('folio_list_index_loads_total{result="loaded"}')).toBe(3);
+    expect(value('folio_list_index_tables')).toBeGreaterThanOrEqual(2);
     expect(value('folio_list_index_bytes')).toBeGreaterThan(10_000);
     expect(value('folio_list_index_lists_total{answer="memory"}')).toBeGreaterThan(3);
     expect(value('folio_list_index_lists_total{answer="sql"}')).toBeGreaterThanOrEqual(2);

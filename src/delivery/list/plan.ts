@@ -48,7 +48,7 @@ export interface ListPlan {
   /** The `type` parameter, or null: every listed type (folders are never listed). */
   type: string | null;
   /** Keys of folder types, left out when no type is given. */
-  folderTypes: string[];
+  folderTypes: readonly string[];
   /** The real path (in `locale`) of the folder named by `under`. */
   under: string | null;
   conds: Cond[];

@@ -214,7 +214,19 @@ export function slotOrderPage(
     if (m !== missing) return m - missing;
     return sign * (compareValues(value(r), v) || utf8Compare(ids[r]!, id));
   };
-  const compareRows = (a: number, b: number): number => compare(a, has(b) ? 0 : 1, value(b), ids[b]!);
+  // Most candidates are compared with the worst kept and rejected: for a number slot that comparison is written out
+  // (0.5-0.8 ms for a category of 5,000 through the general one).
+  const compareRows =
+    nums !== undefined
+      ? (a: number, b: number): number => {
+          const x = nums[a]!;
+          const y = nums[b]!;
+          const ma = Number.isNaN(x);
+          if (ma !== Number.isNaN(y)) return ma ? 1 : -1;
+          if (!ma && x !== y) return x < y ? -sign : sign;
+          return sign * utf8Compare(ids[a]!, ids[b]!);
+        }
+      : (a: number, b: number): number => compare(a, has(b) ? 0 : 1, value(b), ids[b]!);
   const after = plan.after;
   const want = plan.limit + 1;
   const best: number[] = [];
