@@ -37,6 +37,7 @@ const BAD: [string, string][] = [
   ['sort=fields.related', 'sort'],
   ['sort=name,-name', 'sort'],
   ['cursor=not-a-cursor', 'cursor'],
+  ['cursor=a&cursor=b', 'cursor'],
   ['limit=0', 'limit'],
   ['limit=101', 'limit'],
   ['limit=ten', 'limit'],

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot, TypeMap } from '../../content/model.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { pathKey } from '../../lib/path-key.js';
+import { single } from '../params.js';
 import { invalidQuery } from '../../errors/errors.js';
 import { entryChangesThrough } from '../../store/entry-version-cache.js';
 import type { Store } from '../../store/open-store.js';
@@ -32,7 +33,7 @@ import {
   slotOrderPage,
   sortedBySlot,
 } from './rows-selection.js';
-import { type RowsTable } from './rows-table.js';
+import type { RowsTable } from './rows-table.js';
 import { rowsLayout } from './list-sources-repo.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
 import { isNumSlot, type NumSlot, type Slot, slotLayout } from './slots.js';
@@ -246,13 +247,10 @@ async function folderInView(scope: Scope, types: TypeMap, under: string): Promis
 const folderTypeKeys = new WeakMap<TypeMap, readonly string[]>();
 function folderTypesOf(types: TypeMap): readonly string[] {
   let keys = folderTypeKeys.get(types);
-  if (keys === undefined)
-    folderTypeKeys.set(
-      types,
-      (keys = Object.freeze(
-        [...types.values()].filter((t) => t.kind === 'folder').map((t) => t.key),
-      ) as string[]),
-    );
+  if (keys === undefined) {
+    keys = Object.freeze([...types.values()].filter((t) => t.kind === 'folder').map((t) => t.key));
+    folderTypeKeys.set(types, keys);
+  }
   return keys;
 }
 
@@ -289,14 +287,17 @@ function parsedQuery(
 ): { q: ListQuery; bound: Map<string, string> } {
   let cache = parsedQueries.get(types);
   if (!cache) parsedQueries.set(types, (cache = new LRUCache({ max: 2000 })));
-  const key = `${locale}\n${JSON.stringify(query)}`;
+  // The cursor is left out of the key: every page of a listing shares the rest (parseListQuery only reads it).
+  const { cursor, ...rest } = query;
+  const key = `${locale}\n${JSON.stringify(rest)}`;
   let parsed = cache.get(key);
   if (parsed === undefined) {
-    parsed = { q: deepFreeze(parseListQuery(query, types, locale)), bound: new Map() };
+    parsed = { q: deepFreeze(parseListQuery(rest, types, locale)), bound: new Map() };
     // Long queries (a URL may carry 16 KB) are parsed each time rather than held.
     if (key.length <= MAX_KEPT_QUERY) cache.set(key, parsed);
   }
-  return parsed;
+  if (cursor === undefined) return parsed;
+  return { q: { ...parsed.q, cursor: single({ cursor }, 'cursor') ?? null }, bound: parsed.bound };
 }
 
 /** GET /entries (spec 4.2, 4.3). */
