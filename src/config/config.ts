@@ -93,7 +93,7 @@ export interface Config {
   readonly entryCacheMb: number;
   /** RENDER_CACHE_MB: rendered published entries with their JSON, per cv, for uncached lists (0: off). */
   readonly renderCacheMb: number;
-  /** LIST_INDEX_MB: list rows held in memory per type, so lists count and page without SQL (0: off). */
+  /** LIST_INDEX_MB: list rows each process holds in memory, so lists count and page without SQL (0: off). */
   readonly listIndexMb: number;
   readonly turnstileTimeoutMs: number;
   readonly rateLimitVisitorPerMinute: number;

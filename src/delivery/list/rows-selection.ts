@@ -90,7 +90,7 @@ export function countSelection(selection: Selection): number {
 export interface MemoryPageRow {
   entryId: string;
   cvFrom: number;
-  /** The cursor values the SQL sort yields: published_at, entry id. */
+  /** The cursor values the SQL yields for the row: its sort values, the entry id last. */
   after: Scalar[];
 }
 
@@ -148,7 +148,7 @@ const merged = (runs: readonly Int32Array[]): Int32Array => concat(runs).sort();
  */
 export function publishOrderPage(table: RowsTable, selection: Selection, plan: ListPlan): MemoryPageRow[] {
   const desc = plan.sort[0]?.desc ?? false;
-  // Ascending: rows from `lo` on; descending: rows below `hi`, newest first.
+  // Ascending: the rows from the boundary on; descending: the rows below it, newest first.
   const boundary = plan.after === null ? (desc ? table.size : 0) : seek(table, plan.after, desc);
   const run = selection.runs.length === 1 ? selection.runs[0]! : merged(selection.runs);
   const out: MemoryPageRow[] = [];
