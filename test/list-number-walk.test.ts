@@ -5,6 +5,7 @@ import { parseListQuery } from '../src/delivery/list/list-params.js';
 import { compileList, numberWalkSlot } from '../src/delivery/list/list-query-repo.js';
 import { listPlan } from '../src/delivery/list/list-service.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
+import { fragments } from './helpers/sql-fragments.js';
 import { ENGINES, openTestEnv } from './helpers/engines.js';
 import { serveEnv, type TestApp } from './helpers/app.js';
 
@@ -78,14 +79,6 @@ function expected(category: string, desc: boolean, min: number | null): string[]
     .sort((a, b) => ((a.price ?? 0) - (b.price ?? 0)) * (desc ? -1 : 1) || byId(a, b));
   const missing = chosen.filter((p) => p.price === null).sort(byId);
   return [...valued, ...missing].map((p) => p.id);
-}
-
-/** The literal SQL of a raw statement and of the raw pieces it is built from. */
-function fragments(node: RawNode): string[] {
-  const nested = node.parameters.flatMap((p) =>
-    (p as { kind: string }).kind === 'RawNode' ? fragments(p as RawNode) : [],
-  );
-  return [...node.sqlFragments, ...nested];
 }
 
 describe.each(ENGINES)('lists sorted by a number field (%s)', (engine) => {

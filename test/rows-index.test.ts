@@ -22,6 +22,7 @@ import {
   sortedBySlot,
 } from '../src/delivery/list/rows-selection.js';
 import { type RowsTable, utf8Compare } from '../src/delivery/list/rows-table.js';
+import { fragments } from './helpers/sql-fragments.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 
 // Lists answered from list rows in memory (LIST_INDEX_MB) must answer exactly what the SQL answers on the same
@@ -106,12 +107,24 @@ function plain(i: number): Record<string, unknown> {
   return color ? { ...fields, color: color.en } : fields;
 }
 
-function bundle(): Record<string, unknown> {
-  const published = (i: number) => {
-    // 40 distinct times: many ties, which the entry id breaks.
-    const at = `2026-03-${String(1 + (i % 20)).padStart(2, '0')}T${i % 2 ? '10' : '11'}:00:00.000Z`;
-    return { at, firstAt: at };
+/** An entry of the bundle, published at one of 40 times (many ties, which the entry id breaks). */
+function entry(id: string, type: string, i: number, time: number, fields: Record<string, unknown>) {
+  const at = `2026-03-${String(1 + (time % 20)).padStart(2, '0')}T${time % 2 ? '10' : '11'}:00:00.000Z`;
+  const name = `${type} ${i}`;
+  return {
+    id,
+    type,
+    name,
+    slug: `${type}-${i}`,
+    parent: null,
+    position: i,
+    tags: [],
+    published: { at, firstAt: at },
+    fields,
   };
+}
+
+function bundle(): Record<string, unknown> {
   return {
     format: 'folio-bundle@1',
     space: {
@@ -123,39 +136,13 @@ function bundle(): Record<string, unknown> {
     types: [{ key: 'maker', kind: 'collection', pages: false, fields: [] }, thingType, plainType],
     assets: [],
     entries: [
-      ...MAKERS.map((id, i) => ({
-        id,
-        type: 'maker',
-        name: id,
-        slug: id,
-        parent: null,
-        position: i,
-        tags: [],
-        published: published(i),
-        fields: {},
-      })),
-      ...Array.from({ length: N }, (_, i) => ({
-        id: `ent_t${String((i * 7919) % 10007).padStart(5, '0')}`,
-        type: 'thing',
-        name: `thing ${i}`,
-        slug: `thing-${i}`,
-        parent: null,
-        position: i,
-        tags: [],
-        published: published(i),
-        fields: thing(i),
-      })),
-      ...Array.from({ length: PLAIN }, (_, i) => ({
-        id: `ent_p${String((i * 31) % 1009).padStart(4, '0')}`,
-        type: 'plain',
-        name: `plain ${i}`,
-        slug: `plain-${i}`,
-        parent: null,
-        position: i,
-        tags: [],
-        published: published(i * 3),
-        fields: plain(i),
-      })),
+      ...MAKERS.map((id, i) => entry(id, 'maker', i, i, {})),
+      ...Array.from({ length: N }, (_, i) =>
+        entry(`ent_t${String((i * 7919) % 10007).padStart(5, '0')}`, 'thing', i, i, thing(i)),
+      ),
+      ...Array.from({ length: PLAIN }, (_, i) =>
+        entry(`ent_p${String((i * 31) % 1009).padStart(4, '0')}`, 'plain', i, i * 3, plain(i)),
+      ),
     ],
     menus: [],
     redirects: [],
@@ -252,6 +239,7 @@ describe.each(ENGINES)('list rows in memory answer as SQL does (%s)', (engine) =
       .where('id', '=', SPACE)
       .executeTakeFirstOrThrow();
     cv = Number(space.cv);
+    // Literals of the bundle's shape, checked by the import above.
     types = new Map([thingType, plainType].map((t) => [t.key, t as unknown as ContentTypeDef] as const));
   }, 60_000);
   afterAll(async () => env.close());
@@ -322,14 +310,6 @@ describe.each(ENGINES)('list rows in memory answer as SQL does (%s)', (engine) =
     expect(await enough.tableFor(plan, 'test')).toBe(table);
   });
 });
-
-/** The literal SQL of a raw statement and of the raw pieces it is built from (prepared() wraps statements). */
-function fragments(node: RawNode): string[] {
-  const nested = node.parameters.flatMap((p) =>
-    (p as { kind: string }).kind === 'RawNode' ? fragments(p as RawNode) : [],
-  );
-  return [...node.sqlFragments, ...nested];
-}
 
 describe.each(ENGINES)('the rows index in the app (%s)', (engine) => {
   let env: TestEnv;
