@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { EntrySnapshot, TypeMap } from '../../content/model.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { pathKey } from '../../lib/path-key.js';
 import { single } from '../params.js';
 import { invalidQuery } from '../../errors/errors.js';
-import { entryChangesThrough } from '../../store/entry-version-cache.js';
 import type { Store } from '../../store/open-store.js';
 import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery-service.js';
 import { type DeliveredEntry, type Included, resolveEntries } from '../resolve.js';
@@ -21,6 +19,7 @@ import {
   numberWalkSlot,
   pageList,
 } from './list-query-repo.js';
+import { cachedCount, rememberTotal, totalKnown, typesFingerprint } from './list-totals.js';
 import { listInMemory } from './memory-list.js';
 import type { RowsIndex } from './rows-index.js';
 import {
@@ -60,111 +59,6 @@ const WALK_OVER_MEMORY = 8000;
 
 /** At or below this many matches the most selective filter drives the page query (see list-query-repo). */
 const SPARSE_TOTAL = 1000;
-
-// `total` depends only on the space, the cv and the selection: every page of a listing shares it. The cache holds
-// the count's promise, so requests for a selection that arrive while it is being counted wait for that count
-// instead of each running their own (measured: 64 connections on a new selection ran 64 counts at once).
-const totals = new WeakMap<Store, LRUCache<string, Promise<number>>>();
-function totalCache(store: Store): LRUCache<string, Promise<number>> {
-  let cache = totals.get(store);
-  if (!cache) totals.set(store, (cache = new LRUCache({ max: 5000 })));
-  return cache;
-}
-
-/**
- * The newest count of each selection per space, with the cv it holds at and the types it was counted under: a
- * publish that changed no entry (menus, redirects, forms, assets) and no type leaves every count as it was, so the
- * next cv takes it instead of counting again (the change log says which publishes those were).
- */
-interface Counted {
-  cv: number;
-  types: string;
-  total: number;
-}
-const carried = new WeakMap<Store, LRUCache<string, Counted>>();
-function carriedCache(store: Store): LRUCache<string, Counted> {
-  let cache = carried.get(store);
-  if (!cache) carried.set(store, (cache = new LRUCache({ max: 5000 })));
-  return cache;
-}
-
-// The type definitions of a cv, hashed once per TypeMap (one per cv): equal hashes, equal slot layouts and fields.
-// A hash, not the text: a count holds it, and 5,000 counts of as many cvs must not hold 5,000 copies of the types.
-const typesHash = new WeakMap<TypeMap, string>();
-function typesFingerprint(types: TypeMap): string {
-  let hash = typesHash.get(types);
-  if (hash === undefined)
-    typesHash.set(
-      types,
-      (hash = createHash('sha256')
-        .update(JSON.stringify([...types.values()]))
-        .digest('base64url')),
-    );
-  return hash;
-}
-
-/**
- * A count of `selection` from an earlier cv that still holds at `cv`, or null. A list of one type without `under`
- * depends only on entries of that type (their own values, paths and text); `under` also on the folders above them,
- * and a list of every type on every entry.
- */
-async function carriedTotal(
-  store: Store,
-  plan: ListPlan,
-  selection: string,
-  types: TypeMap,
-): Promise<number | null> {
-  const { spaceId, cv } = plan;
-  const known = carriedCache(store).get(`${spaceId}\n${selection}`);
-  if (known === undefined || known.cv > cv || known.types !== typesFingerprint(types)) return null;
-  if (known.cv === cv) return known.total;
-  const changes = await entryChangesThrough(store, spaceId, cv);
-  const onlyType = plan.type !== null && plan.under === null ? plan.type : undefined;
-  return changes?.quietBetween(known.cv, cv, onlyType) === true ? known.total : null;
-}
-
-function rememberTotal(
-  store: Store,
-  spaceId: string,
-  cv: number,
-  selection: string,
-  types: TypeMap,
-  total: number,
-) {
-  const cache = carriedCache(store);
-  const key = `${spaceId}\n${selection}`;
-  const known = cache.get(key);
-  // The newest cv wins: a pinned request for an old cv does not replace what current ones carry forward.
-  if (known === undefined || known.cv <= cv) cache.set(key, { cv, types: typesFingerprint(types), total });
-}
-
-/**
- * A count at the plan's cv through the total cache: the promise of a count under way, one carried over from an
- * earlier cv (`carriedTotal`), or `count` run once.
- */
-function cachedCount(
-  store: Store,
-  plan: ListPlan,
-  selection: string,
-  types: TypeMap,
-  count: () => Promise<number>,
-): Promise<number> {
-  const { spaceId, cv } = plan;
-  const cache = totalCache(store);
-  const key = `${spaceId}\n${cv}\n${selection}`;
-  const cached = cache.get(key);
-  if (cached !== undefined) return cached;
-  const started = carriedTotal(store, plan, selection, types).then((carriedOver) => carriedOver ?? count());
-  cache.set(key, started);
-  started.then(
-    (counted) => rememberTotal(store, spaceId, cv, selection, types, counted),
-    // A failed count (store down) is not remembered: the next request counts again.
-    () => {
-      if (cache.get(key) === started) cache.delete(key);
-    },
-  );
-  return started;
-}
 
 /**
  * Whether a dense page sorted by a number field walks that field's index (migration 0017) instead of sorting every
@@ -335,14 +229,10 @@ export async function listEntries(
   let total: number;
   let rows: { entryId: string; after: Scalar[]; cvFrom?: number | null }[];
   if (published) {
-    const cache = totalCache(deps.store);
-    const key = `${spaceId}\n${cv}\n${q.selection}`;
-    const cached = cache.get(key);
-    if (cached === undefined && plan.words !== null && plan.after === null) {
+    if (plan.words !== null && plan.after === null && !totalKnown(deps.store, plan, q.selection)) {
       // A search's first page counts its matches in the same statement (firstSearchPage).
       ({ rows, total } = await firstSearchPage(deps.store, plan));
-      cache.set(key, Promise.resolve(total));
-      rememberTotal(deps.store, spaceId, cv, q.selection, types, total);
+      rememberTotal(deps.store, plan, q.selection, types, total);
     } else {
       const memory = await inMemory(deps, plan, types);
       total = await cachedCount(deps.store, plan, q.selection, types, async () =>
