@@ -33,7 +33,6 @@ import {
   sortedBySlot,
 } from './rows-selection.js';
 import type { RowsTable } from './rows-table.js';
-import { rowsLayout } from './list-sources-repo.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
 import { isNumSlot, type NumSlot, type Slot, slotLayout } from './slots.js';
 
@@ -85,11 +84,9 @@ async function inMemory(
   plan: ListPlan,
   types: TypeMap,
 ): Promise<{ table: RowsTable; selection: Selection } | null> {
-  // Lists of one type without a driving filter read list_entries in SQL: the rows index answers them too where the
-  // type's rows cover every entry (compileSelection says which).
-  const layout = rowsLayout(plan) ?? (plan.words === null ? plan.layout : null);
+  const { layout } = plan;
   if (deps.rowsIndex === null || layout === null) return null;
-  // A list no table could answer (a text filter, `under`) neither loads one nor counts as answered by SQL.
+  // A list no table could answer (a text filter, `under`, search) neither loads one nor counts as answered by SQL.
   if (!answerable(plan, layout)) return null;
   const table = await deps.rowsIndex.tableFor(plan, typesFingerprint(types));
   const selection = table === null ? null : compileSelection(table, plan, layout);
@@ -107,7 +104,8 @@ function memorySortSlot(plan: ListPlan, selection: Selection): Slot | null {
   if (plan.layout === null) return null;
   const slot = sortedBySlot(plan, plan.layout);
   if (slot === null) return null;
-  const walkable = isNumSlot(slot) && rowsLayout(plan) !== null;
+  // A driving filter is what makes the SQL read list_rows, where a number slot's index can be walked.
+  const walkable = isNumSlot(slot) && selection.driven;
   return walkable && selection.size > WALK_OVER_MEMORY ? null : slot;
 }
 

@@ -1,6 +1,7 @@
 import type { EntrySnapshot, TypeMap } from '../../content/model.js';
 import { ANY_LOCALE, indexValues, type IndexValue, searchTexts } from './index-values.js';
 import type { Column, Cond, ListPlan, Locs, Scalar, SortKey, Test } from './plan.js';
+import { utf8Compare } from './rows-table.js';
 
 /**
  * Draft and release previews of entry lists, evaluated in memory over the view's snapshots (preview traffic is
@@ -11,7 +12,7 @@ import type { Column, Cond, ListPlan, Locs, Scalar, SortKey, Test } from './plan
 /** Text in UTF-8 byte order (SQLite BINARY, PostgreSQL collation "C"), numbers numerically. */
 export function compareScalar(a: Scalar, b: Scalar): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
-  return Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
+  return utf8Compare(String(a), String(b));
 }
 
 function passes(v: Scalar | null, t: Test): boolean {
