@@ -16,7 +16,7 @@ import {
   slotOrderPage,
   sortedBySlot,
 } from '../src/delivery/list/rows-selection.js';
-import { type RowsTable, utf8Compare } from '../src/delivery/list/rows-table.js';
+import { type RowsTable, RowsTableBuilder, utf8Compare } from '../src/delivery/list/rows-table.js';
 import { bundle, COLORS, N, plainType, SIZES, SPACE, thingType } from './helpers/rows-fixture.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 
@@ -35,6 +35,26 @@ describe('utf8Compare', () => {
         (a, b) => sign(utf8Compare(a, b)) === sign(Buffer.compare(Buffer.from(a), Buffer.from(b))),
       ),
       { numRuns: 2000 },
+    );
+  });
+
+  it("orders a table's entry ids by their UTF-8 bytes, whichever comparison the table picked for them", () => {
+    const unit = fc.constantFrom('a', 'B', '_', '0', 'z', '\uE000', '\uFFFD', '😀', '\u07FF');
+    const id = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'B', '_', '0', 'z') }), fc.string({ unit }));
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { minLength: 2, maxLength: 12 }), (ids) => {
+        const builder = new RowsTableBuilder();
+        builder.add(
+          ids.map((entryId) => ({ cvFrom: 1, publishedAt: '2026-01-01', entryId, str: [], num: [] })),
+        );
+        const table = builder.finish(1);
+        return ids.every((a) =>
+          ids.every(
+            (b) => sign(table.idOrder(a, b)) === sign(Buffer.compare(Buffer.from(a), Buffer.from(b))),
+          ),
+        );
+      }),
+      { numRuns: 500 },
     );
   });
 });

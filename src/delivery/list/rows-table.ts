@@ -39,6 +39,12 @@ export function utf8Compare(a: string, b: string): number {
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
+/** UTF-16 order, which is UTF-8 order for strings without code units from U+D800 on (see utf8Compare). */
+const codeUnitCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether a string has a code unit where UTF-16 and UTF-8 order may differ. */
+const ABOVE_D800 = /[\ud800-\uffff]/;
+
 /** A string slot: each row's value as a code into its dictionary (-1: none), codes in order of first appearance. */
 export interface StrColumn {
   codes: Int32Array;
@@ -77,6 +83,7 @@ export class RowsTableBuilder {
   private nums: Float64Array[] = NUM_SLOTS.map(() => new Float64Array(1024));
   private readonly filled = new Set<NumSlot>();
   private stringBytes = 0;
+  private plainIds = true;
 
   get size(): number {
     return this.entryId.length;
@@ -103,6 +110,7 @@ export class RowsTableBuilder {
       this.cvFrom[at] = r.cvFrom;
       this.publishedAt.push(r.publishedAt);
       this.entryId.push(r.entryId);
+      if (this.plainIds && ABOVE_D800.test(r.entryId)) this.plainIds = false;
       this.stringBytes += r.publishedAt.length + r.entryId.length + 2 * STRING_BYTES;
       for (let i = 0; i < STR_SLOTS.length; i++) {
         const v = r.str[i];
@@ -139,7 +147,17 @@ export class RowsTableBuilder {
     });
     // What it keeps: the filled slots' columns (a string slot's codes and its groups once built), not every slot.
     const bytes = n * (ROW_BYTES + SLOT_BYTES * (str.size + num.size)) + this.stringBytes;
-    return new RowsTable(cv, this.cvFrom.slice(0, n), this.publishedAt, this.entryId, str, num, bytes);
+    const idOrder = this.plainIds ? codeUnitCompare : utf8Compare;
+    return new RowsTable(
+      cv,
+      this.cvFrom.slice(0, n),
+      this.publishedAt,
+      this.entryId,
+      str,
+      num,
+      bytes,
+      idOrder,
+    );
   }
 }
 
@@ -163,6 +181,11 @@ export class RowsTable {
     private readonly num: ReadonlyMap<NumSlot, Float64Array>,
     /** Heap this table holds, estimated. */
     readonly bytes: number,
+    /**
+     * Entry ids in UTF-8 byte order (the SQL's tiebreak): the engine's own string comparison when no id of the table
+     * has a code unit from U+D800 on (Folio's ids are ASCII), utf8Compare otherwise.
+     */
+    readonly idOrder: (a: string, b: string) => number,
   ) {
     this.size = entryId.length;
   }
