@@ -16,7 +16,9 @@ import {
   slotOrderPage,
   sortedBySlot,
 } from '../src/delivery/list/rows-selection.js';
+import { sortedRun, sortedRunPage } from '../src/delivery/list/rows-sorted.js';
 import { type RowsTable, RowsTableBuilder, utf8Compare } from '../src/delivery/list/rows-table.js';
+import { isNumSlot } from '../src/delivery/list/slots.js';
 import { bundle, COLORS, N, plainType, SIZES, SPACE, thingType } from './helpers/rows-fixture.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 
@@ -56,6 +58,42 @@ describe('utf8Compare', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('sorted runs', () => {
+  it("orders a value's rows by a number then entry id, missing values last, and stops at the table's share", () => {
+    const builder = new RowsTableBuilder();
+    // Ten rows: s1 is "a" for the even ones, "b" for the odd ones; n1 has ties and a gap; n2 and n3 are filled.
+    builder.add(
+      Array.from({ length: 10 }, (_, i) => ({
+        cvFrom: 1,
+        publishedAt: `2026-01-0${i}`,
+        entryId: `ent_${String.fromCharCode(106 - i)}`,
+        str: [i % 2 === 0 ? 'a' : 'b'],
+        num: [i === 4 ? null : i % 3, i, -i],
+      })),
+    );
+    const table = builder.finish(1);
+    const rowsOf = (code: number) =>
+      table.groups('s1')!.rows.filter((r) => table.strColumn('s1')!.codes[r] === code);
+    const evens = rowsOf(0);
+    const run = sortedRun(table, 's1', 0, 'n1', evens)!;
+    // Rows 0 (0, ent_j), 2 (2, ent_h), 6 (0, ent_d), 8 (2, ent_b), 4 (none, ent_f).
+    expect([...run.order].map((r) => [table.numColumn('n1')![r], table.entryId[r]])).toEqual([
+      [0, 'ent_d'],
+      [0, 'ent_j'],
+      [2, 'ent_b'],
+      [2, 'ent_h'],
+      [Number.NaN, 'ent_f'],
+    ]);
+    expect(run.valued).toBe(4);
+    expect(sortedRun(table, 's1', 0, 'n1', evens)).toBe(run);
+    // Two runs per row of the table in all: 5 + 5 + 5 + 5 rows, then no more.
+    expect(sortedRun(table, 's1', 1, 'n1', rowsOf(1))).not.toBeNull();
+    expect(sortedRun(table, 's1', 0, 'n2', evens)).not.toBeNull();
+    expect(sortedRun(table, 's1', 1, 'n2', rowsOf(1))).not.toBeNull();
+    expect(sortedRun(table, 's1', 0, 'n3', evens)).toBeNull();
   });
 });
 
@@ -164,6 +202,7 @@ describe.each(ENGINES)('list rows in memory answer as SQL does (%s)', (engine) =
   }
 
   it('counts and pages every generated selection like the SQL, cursor by cursor', async () => {
+    let sortedRuns = 0;
     await fc.assert(
       fc.asyncProperty(queryArb, async ({ type, driver, filters, sort, limit, locale }) => {
         const query: Record<string, string> = { type, sort, limit: String(limit) };
@@ -197,13 +236,25 @@ describe.each(ENGINES)('list rows in memory answer as SQL does (%s)', (engine) =
             slot === null
               ? publishOrderPage(table, selection!, at)
               : slotOrderPage(table, selection!, at, slot);
-          expect(memory).toEqual(sql.map((r) => ({ entryId: r.entryId, cvFrom: r.cvFrom, after: r.after })));
+          const expected = sql.map((r) => ({ entryId: r.entryId, cvFrom: r.cvFrom, after: r.after }));
+          expect(memory).toEqual(expected);
+          // A driving value's rows sorted by the number (rows-sorted.ts), which slotOrderPage takes for runs of
+          // SORTED_RUN_MIN rows or more (this space's are smaller), give the same page.
+          const [rows] = selection.runs;
+          if (slot !== null && isNumSlot(slot) && selection.driver !== null && rows !== undefined) {
+            const run = sortedRun(table, selection.driver.slot, selection.driver.code, slot, rows);
+            expect(run).not.toBeNull();
+            expect(sortedRunPage(table, selection, at, slot, run!)).toEqual(expected);
+            sortedRuns++;
+          }
           if (sql.length <= limit) break;
           after = sql[limit - 1]!.after;
         }
       }),
       { numRuns: 120 },
     );
+    // The generator drives a number-sorted list by one value often enough for the sorted runs to be checked.
+    expect(sortedRuns).toBeGreaterThan(10);
   }, 120_000);
 
   it('answers a table too large for its budget with nothing, so SQL answers', async () => {

@@ -30,6 +30,7 @@ import {
   publishOrderPage,
   type Selection,
   slotOrderPage,
+  sortedRunOf,
   sortedBySlot,
 } from './rows-selection.js';
 import type { RowsTable } from './rows-table.js';
@@ -100,13 +101,15 @@ async function inMemory(
  * list reading list_rows sorted by a number slot may walk that slot's index, which costs about the same however many
  * match (0.3-0.45 ms on SQLite, a round trip more on PostgreSQL).
  */
-function memorySortSlot(plan: ListPlan, selection: Selection): Slot | null {
+function memorySortSlot(plan: ListPlan, table: RowsTable, selection: Selection): Slot | null {
   if (plan.layout === null) return null;
   const slot = sortedBySlot(plan, plan.layout);
   if (slot === null) return null;
-  // A driving filter is what makes the SQL read list_rows, where a number slot's index can be walked.
+  // A driving filter is what makes the SQL read list_rows, where a number slot's index can be walked. A driving
+  // value's sorted run reads about `limit + 1` rows in memory, less than any walk.
   const walkable = isNumSlot(slot) && selection.driven;
-  return walkable && selection.size > WALK_OVER_MEMORY ? null : slot;
+  if (!walkable || selection.size <= WALK_OVER_MEMORY) return slot;
+  return sortedRunOf(table, selection, slot) !== null ? slot : null;
 }
 
 const viewTag = (scope: Scope): string =>
@@ -236,7 +239,7 @@ export async function listEntries(
       total = await cachedCount(deps.store, plan, q.selection, types, async () =>
         memory !== null ? countSelection(memory.selection) : countList(deps.store, plan),
       );
-      const bySlot = memory === null ? null : memorySortSlot(plan, memory.selection);
+      const bySlot = memory === null ? null : memorySortSlot(plan, memory.table, memory.selection);
       if (total === 0) rows = [];
       else if (memory !== null && inPublishOrder(plan))
         rows = publishOrderPage(memory.table, memory.selection, plan);

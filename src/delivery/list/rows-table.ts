@@ -1,3 +1,4 @@
+import { SORTED_RUNS_PER_ROW } from './rows-sorted.js';
 import { NUM_SLOTS, type NumSlot, STR_SLOTS, type StrSlot } from './slots.js';
 
 /**
@@ -63,6 +64,8 @@ const ROW_BYTES = 24;
 const SLOT_BYTES = 8;
 const STRING_BYTES = 16;
 const MAP_ENTRY_BYTES = 24;
+// Room for the sorted runs pages may build beside the table (rows-sorted.ts): 4 bytes per row of a run.
+const SORTED_RUN_BYTES = 4 * SORTED_RUNS_PER_ROW;
 
 /**
  * Builds a table chunk by chunk as the load reads it, so the work of a large type is spread over as many turns of
@@ -94,7 +97,10 @@ export class RowsTableBuilder {
    * is past the budget. `finish` counts what the table keeps.
    */
   get bytes(): number {
-    return this.size * (ROW_BYTES + SLOT_BYTES * (STR_SLOTS.length + NUM_SLOTS.length)) + this.stringBytes;
+    return (
+      this.size * (ROW_BYTES + SORTED_RUN_BYTES + SLOT_BYTES * (STR_SLOTS.length + NUM_SLOTS.length)) +
+      this.stringBytes
+    );
   }
 
   add(rows: readonly LoadedRow[]): void {
@@ -146,7 +152,7 @@ export class RowsTableBuilder {
       if (this.filled.has(slot)) num.set(slot, this.nums[i]!.slice(0, n));
     });
     // What it keeps: the filled slots' columns (a string slot's codes and its groups once built), not every slot.
-    const bytes = n * (ROW_BYTES + SLOT_BYTES * (str.size + num.size)) + this.stringBytes;
+    const bytes = n * (ROW_BYTES + SORTED_RUN_BYTES + SLOT_BYTES * (str.size + num.size)) + this.stringBytes;
     const idOrder = this.plainIds ? codeUnitCompare : utf8Compare;
     return new RowsTable(
       cv,
