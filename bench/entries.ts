@@ -22,7 +22,8 @@ import type { Store } from '../src/store/open-store.js';
 import { CATEGORIES, generateSpace, POST_TYPE, WORDS } from './lib-entries-space.js';
 import { autocannon } from './lib-autocannon.js';
 import { waitForJobs } from './lib-measure.js';
-import { startServerChild, stopServerChild } from './lib-child.js';
+import { type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
+import { processTreeCpuMs } from './lib-proc-cpu.js';
 import { DATABASE_URL, openBenchStore } from './lib-bench-store.js';
 
 const TOKEN = 'folio_pub_BenchEntriesToken0000000001';
@@ -357,7 +358,9 @@ async function throughput(
   const sqlOnly = await startServerChild(server, ['folio', dataDir], { ...env, LIST_INDEX_MB: '0' });
   const bare = await startServerChild(server, ['bare', bodyFile]);
   try {
-    const run = async (port: number, seconds: number) => {
+    const run = async (server: ServerChild, seconds: number) => {
+      const port = server.info.port;
+      const cpu0 = processTreeCpuMs(server.child.pid ?? 0);
       const r = await autocannon({
         url: `http://127.0.0.1:${port}`,
         connections: 64,
@@ -366,16 +369,22 @@ async function throughput(
         requests: paths.map((path) => ({ method: 'GET', path })),
       });
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
-      return r;
+      const cpu1 = processTreeCpuMs(server.child.pid ?? 0);
+      const cpuUs =
+        cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1000) / Math.max(1, r.requests.total);
+      return { ...r, cpuUs };
     };
-    for (const s of [folio, sqlOnly, pool, bare]) await run(s.info.port, 2);
+    for (const s of [folio, sqlOnly, pool, bare]) await run(s, 2);
+    // Requests per second, and the server's CPU per request (all its processes), which the load generator sharing
+    // the two cores does not bound.
     const figure = (r: Awaited<ReturnType<typeof run>>) =>
-      `${r.requests.average.toFixed(0)} req/s p99 ${r.latency.p99} ms`;
+      `${r.requests.average.toFixed(0)} req/s p99 ${r.latency.p99} ms` +
+      (r.cpuUs === null ? '' : ` CPU ${r.cpuUs.toFixed(0)} µs/req`);
     for (let round = 1; round <= 2; round++) {
-      const f = await run(folio.info.port, 8);
-      const q = await run(sqlOnly.info.port, 8);
-      const w = await run(pool.info.port, 8);
-      const b = await run(bare.info.port, 8);
+      const f = await run(folio, 8);
+      const q = await run(sqlOnly, 8);
+      const w = await run(pool, 8);
+      const b = await run(bare, 8);
       console.log(
         `uncached list throughput, ${paths.length} distinct queries, 64 connections (round ${round}): ` +
           `folio ${figure(f)} | LIST_INDEX_MB=0 ${figure(q)} | WORKERS=2 ${figure(w)} | bare Fastify ${figure(b)} ` +
