@@ -15,8 +15,15 @@ import {
   publishOrderPage,
   slotOrderPage,
   sortedBySlot,
+  sortedRunOf,
+  type Selection,
 } from '../src/delivery/list/rows-selection.js';
-import { sortedRun, sortedRunPage } from '../src/delivery/list/rows-sorted.js';
+import {
+  SORTED_RUN_MAX,
+  SORTED_RUN_MIN,
+  sortedRun,
+  sortedRunPage,
+} from '../src/delivery/list/rows-sorted.js';
 import { type RowsTable, RowsTableBuilder, utf8Compare } from '../src/delivery/list/rows-table.js';
 import { isNumSlot } from '../src/delivery/list/slots.js';
 import { bundle, COLORS, N, plainType, SIZES, SPACE, thingType } from './helpers/rows-fixture.js';
@@ -94,6 +101,32 @@ describe('sorted runs', () => {
     expect(sortedRun(table, 's1', 0, 'n2', evens)).not.toBeNull();
     expect(sortedRun(table, 's1', 1, 'n2', rowsOf(1))).not.toBeNull();
     expect(sortedRun(table, 's1', 0, 'n3', evens)).toBeNull();
+  });
+
+  it('sorts a driving value of SORTED_RUN_MIN to SORTED_RUN_MAX rows, and no other', () => {
+    const builder = new RowsTableBuilder();
+    const n = SORTED_RUN_MAX + 1;
+    builder.add(
+      Array.from({ length: n }, (_, i) => ({
+        cvFrom: 1,
+        publishedAt: '2026-01-01',
+        entryId: `ent_${i}`,
+        str: ['a'],
+        num: [i % 7],
+      })),
+    );
+    const table = builder.finish(1);
+    const selectionOf = (rows: number): Selection => ({
+      runs: [table.groups('s1')!.rows.subarray(0, rows)],
+      size: rows,
+      driven: true,
+      driver: { slot: 's1', code: 0 },
+      tests: [],
+    });
+    expect(sortedRunOf(table, selectionOf(SORTED_RUN_MIN - 1), 'n1')).toBeNull();
+    expect(sortedRunOf(table, selectionOf(n), 'n1')).toBeNull();
+    expect(sortedRunOf(table, { ...selectionOf(SORTED_RUN_MAX), driver: null }, 'n1')).toBeNull();
+    expect(sortedRunOf(table, selectionOf(SORTED_RUN_MAX), 'n1')?.order.length).toBe(SORTED_RUN_MAX);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   sortSlot,
   type StrSlot,
 } from './slots.js';
-import { SORTED_RUN_MIN, type SortedRun, sortedRun, sortedRunPage } from './rows-sorted.js';
+import { SORTED_RUN_MAX, SORTED_RUN_MIN, type SortedRun, sortedRun, sortedRunPage } from './rows-sorted.js';
 
 /**
  * A list's selection on a rows table (rows-table.ts): its candidates (a driving filter's rows, or every row), its
@@ -195,13 +195,13 @@ export function sortedBySlot(plan: ListPlan, layout: SlotLayout): Slot | null {
 }
 
 /**
- * The driving value's rows sorted by `slot` (rows-sorted.ts), for a selection driven by one value of at least
- * SORTED_RUN_MIN rows sorted by a number slot, or null: its pages read about `limit + 1` rows.
+ * The driving value's rows sorted by `slot` (rows-sorted.ts), for a selection driven by one value of
+ * SORTED_RUN_MIN to SORTED_RUN_MAX rows sorted by a number slot, or null: its pages read about `limit + 1` rows.
  */
 export function sortedRunOf(table: RowsTable, selection: Selection, slot: Slot): SortedRun | null {
   const [rows] = selection.runs;
-  if (!isNumSlot(slot) || selection.driver === null || rows === undefined || rows.length < SORTED_RUN_MIN)
-    return null;
+  if (!isNumSlot(slot) || selection.driver === null || rows === undefined) return null;
+  if (rows.length < SORTED_RUN_MIN || rows.length > SORTED_RUN_MAX) return null;
   return sortedRun(table, selection.driver.slot, selection.driver.code, slot, rows);
 }
 
