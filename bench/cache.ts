@@ -21,7 +21,7 @@ import { randomBase62 } from '../src/lib/ids.js';
 import { dropSchema } from '../test/helpers/engines.js';
 import type { RecordedResponse } from './lib-cache-server.js';
 import { type AutocannonResult, autocannon } from './lib-autocannon.js';
-import { processTreeCpuMs } from './lib-proc-cpu.js';
+import { withCpuPerRequest } from './lib-proc-cpu.js';
 import { benchServerFlags } from './lib-child.js';
 
 const SERVER = join(import.meta.dirname, 'lib-cache-server.ts');
@@ -62,14 +62,12 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 /** A round against one server, with the CPU it spent per request (null where /proc is not there). */
-async function measure(url: string, headers: Record<string, string>, seconds: number, server: ChildProcess) {
-  const cpu0 = processTreeCpuMs(server.pid ?? 0);
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  const cpu1 = processTreeCpuMs(server.pid ?? 0);
-  const cpuUs =
-    cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1000) / Math.max(1, r.requests.total);
-  return { ...r, cpuUs };
+function measure(url: string, headers: Record<string, string>, seconds: number, server: ChildProcess) {
+  return withCpuPerRequest(server.pid, async () => {
+    const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    return r;
+  });
 }
 
 const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);

@@ -23,7 +23,7 @@ import { CATEGORIES, generateSpace, POST_TYPE, WORDS } from './lib-entries-space
 import { autocannon } from './lib-autocannon.js';
 import { waitForJobs } from './lib-measure.js';
 import { type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
-import { processTreeCpuMs } from './lib-proc-cpu.js';
+import { withCpuPerRequest } from './lib-proc-cpu.js';
 import { DATABASE_URL, openBenchStore } from './lib-bench-store.js';
 
 const TOKEN = 'folio_pub_BenchEntriesToken0000000001';
@@ -358,22 +358,18 @@ async function throughput(
   const sqlOnly = await startServerChild(server, ['folio', dataDir], { ...env, LIST_INDEX_MB: '0' });
   const bare = await startServerChild(server, ['bare', bodyFile]);
   try {
-    const run = async (server: ServerChild, seconds: number) => {
-      const port = server.info.port;
-      const cpu0 = processTreeCpuMs(server.child.pid ?? 0);
-      const r = await autocannon({
-        url: `http://127.0.0.1:${port}`,
-        connections: 64,
-        duration: seconds,
-        headers: auth,
-        requests: paths.map((path) => ({ method: 'GET', path })),
+    const run = (server: ServerChild, seconds: number) =>
+      withCpuPerRequest(server.child.pid, async () => {
+        const r = await autocannon({
+          url: `http://127.0.0.1:${server.info.port}`,
+          connections: 64,
+          duration: seconds,
+          headers: auth,
+          requests: paths.map((path) => ({ method: 'GET', path })),
+        });
+        if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
+        return r;
       });
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
-      const cpu1 = processTreeCpuMs(server.child.pid ?? 0);
-      const cpuUs =
-        cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1000) / Math.max(1, r.requests.total);
-      return { ...r, cpuUs };
-    };
     for (const s of [folio, sqlOnly, pool, bare]) await run(s, 2);
     // Requests per second, and the server's CPU per request (all its processes), which the load generator sharing
     // the two cores does not bound.

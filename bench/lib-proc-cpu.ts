@@ -29,3 +29,19 @@ export function processTreeCpuMs(pid: number): number | null {
   }
   return total;
 }
+
+/**
+ * Runs a load round against the server process `pid` and answers its result with the CPU the server (and its
+ * children) spent per request, in µs (null where /proc is not there).
+ */
+export async function withCpuPerRequest<R extends { requests: { total: number } }>(
+  pid: number | undefined,
+  round: () => Promise<R>,
+): Promise<R & { cpuUs: number | null }> {
+  const cpu0 = processTreeCpuMs(pid ?? 0);
+  const r = await round();
+  const cpu1 = processTreeCpuMs(pid ?? 0);
+  const cpuUs =
+    cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1000) / Math.max(1, r.requests.total);
+  return { ...r, cpuUs };
+}

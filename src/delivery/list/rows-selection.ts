@@ -1,6 +1,6 @@
 import { compareScalar } from './memory-list.js';
 import type { Cond, ListPlan, Scalar } from './plan.js';
-import { type CompiledTest, inCodes, isString, numTest, strTest, valuesOf } from './rows-tests.js';
+import { type CompiledTest, inCodes, isString, numTest, passesAll, strTest, valuesOf } from './rows-tests.js';
 import { type RowsTable, utf8Compare } from './rows-table.js';
 import {
   drivesRows,
@@ -90,11 +90,6 @@ export function compileSelection(table: RowsTable, plan: ListPlan, layout: SlotL
   }
   return { runs: chosen.runs, size: chosen.size, driven: chosen.cond !== null, driver: chosen.driver, tests };
 }
-
-const passesAll = (tests: readonly CompiledTest[], row: number): boolean => {
-  for (const t of tests) if (!t.test(row)) return false;
-  return true;
-};
 
 /** The candidates that pass every test, counted a test at a time over those the previous ones kept. */
 export function countSelection(selection: Selection): number {

@@ -1,7 +1,7 @@
 import type { ListPlan } from './plan.js';
 import type { MemoryPageRow, Selection } from './rows-selection.js';
-import type { CompiledTest } from './rows-tests.js';
-import type { RowsTable } from './rows-table.js';
+import { passesAll } from './rows-tests.js';
+import { type RowsTable, SORTED_RUNS_PER_ROW } from './rows-table.js';
 import { type NumSlot, slotOf, type StrSlot } from './slots.js';
 
 /**
@@ -29,12 +29,6 @@ export const SORTED_RUN_MIN = 256;
  * by the number's index (list-service.ts memorySortSlot) or met row by row.
  */
 export const SORTED_RUN_MAX = 20_000;
-
-/**
- * Rows all a table's sorted runs may hold, per row of the table: two runs per row, for example every value of one
- * string slot by two number slots. The table's byte estimate counts them (SORTED_RUN_BYTES in rows-table.ts).
- */
-export const SORTED_RUNS_PER_ROW = 2;
 
 const runsOf = new WeakMap<RowsTable, { runs: Map<string, SortedRun>; rows: number }>();
 
@@ -132,11 +126,6 @@ function firstFrom(
   }
   return lo;
 }
-
-const passesAll = (tests: readonly CompiledTest[], row: number): boolean => {
-  for (const t of tests) if (!t.test(row)) return false;
-  return true;
-};
 
 /**
  * One page of `selection` (one driving value's rows, `run` sorted) sorted by number slot `by`: the rows in the sort's

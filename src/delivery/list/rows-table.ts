@@ -1,4 +1,3 @@
-import { SORTED_RUNS_PER_ROW } from './rows-sorted.js';
 import { NUM_SLOTS, type NumSlot, STR_SLOTS, type StrSlot } from './slots.js';
 
 /**
@@ -64,7 +63,11 @@ const ROW_BYTES = 24;
 const SLOT_BYTES = 8;
 const STRING_BYTES = 16;
 const MAP_ENTRY_BYTES = 24;
-// Room for the sorted runs pages may build beside the table (rows-sorted.ts): 4 bytes per row of a run.
+/**
+ * Rows all a table's sorted runs (rows-sorted.ts) may hold, per row of the table: two runs per row, for example
+ * every value of one string slot by two number slots. The table's byte estimate counts them, 4 bytes a row of a run.
+ */
+export const SORTED_RUNS_PER_ROW = 2;
 const SORTED_RUN_BYTES = 4 * SORTED_RUNS_PER_ROW;
 
 /**

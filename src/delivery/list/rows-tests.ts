@@ -19,6 +19,12 @@ export interface CompiledTest {
   filter(rows: Int32Array): Int32Array;
 }
 
+/** Whether one row passes every test (a page tests the rows it reads one at a time). */
+export const passesAll = (tests: readonly CompiledTest[], row: number): boolean => {
+  for (const t of tests) if (!t.test(row)) return false;
+  return true;
+};
+
 const CMP: Record<'>' | '>=' | '<' | '<=', (c: number) => boolean> = {
   '>': (c) => c > 0,
   '>=': (c) => c >= 0,
