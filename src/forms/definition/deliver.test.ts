@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { FormDefinition } from '../rules/types.js';
 import { DEFAULT_SUCCESS_MESSAGE, deliverForm, resolveText } from './deliver.js';
 import type { DeliverOptions } from './deliver.js';
+import { topic } from './definition-fixtures.js';
 
 const def: FormDefinition = {
   key: 'contact',
@@ -18,16 +19,7 @@ const def: FormDefinition = {
       maxLength: 100,
       translations: { de: { label: 'Name (de)', placeholder: '' }, 'de-ch': { label: 'Name (ch)' } },
     },
-    {
-      key: 'topic',
-      type: 'select',
-      label: 'Topic',
-      options: [
-        { value: 'sales', label: 'Sales' },
-        { value: 'support', label: 'Support' },
-      ],
-      translations: { de: { label: 'Thema', options: { sales: 'Vertrieb' } } },
-    },
+    topic,
     { key: 'country', type: 'radio', label: 'Country', list: 'countries' },
     {
       key: 'day',
