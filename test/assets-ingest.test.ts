@@ -380,11 +380,32 @@ describe.each(ENGINES)('asset upload and ingest on %s', (engine) => {
     await nothingKept(before.from, before.cv0, before.assets0);
   });
 
-  it('stores clean SVG and XML with their type (issue 28 item 13)', async () => {
+  it('stores clean SVG and XML, and serves their originals only as sandboxed attachments (issue 28 item 13)', async () => {
     for (const c of [...ACCEPTED_MARKUP, ...ACCEPTED_ENCODED]) {
       const res = await post([{ file: c.file, type: 'text/plain', content: c.bytes }]);
       expect([c.name, res.status, res.body.asset?.mime]).toEqual([c.name, 201, c.type]);
+      const file = await t.app.inject({ method: 'GET', url: new URL(res.body.asset.url).pathname });
+      expect([c.name, file.statusCode, file.headers['content-type']]).toEqual([c.name, 200, c.type]);
+      expect(file.headers['content-disposition']).toMatch(/^attachment; filename=/);
+      expect(file.headers['content-security-policy']).toMatch(/\bsandbox\b/);
+      expect(file.headers['x-content-type-options']).toBe('nosniff');
     }
+    // Other originals are still served inline.
+    const pdf = await post([{ file: 'brochure.pdf', type: 'application/pdf', content: PDF }]);
+    const served = await t.app.inject({ method: 'GET', url: new URL(pdf.body.asset.url).pathname });
+    expect([served.statusCode, served.headers['content-disposition']]).toEqual([200, undefined]);
+  });
+
+  it('serves an XML original as a sandboxed attachment, like an SVG (issue 28 item 13)', async () => {
+    const xml = Buffer.from('<?xml version="1.0"?>\n<feed><title>News</title></feed>');
+    const res = await post([{ file: 'feed.xml', type: 'application/xml', content: xml }]);
+    expect([res.status, res.body.asset.mime]).toEqual([201, 'application/xml']);
+    const file = await t.app.inject({ method: 'GET', url: new URL(res.body.asset.url).pathname });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toBe(
+      `attachment; filename="feed.xml"; filename*=UTF-8''feed.xml`,
+    );
+    expect(file.headers['content-security-policy']).toMatch(/\bsandbox\b/);
   });
 
   it('refuses scripted SVG and XML in a bundle import, naming every such file, and stores nothing of it', async () => {
