@@ -21,7 +21,8 @@ import { syncRoutes } from '../sync/routes.js';
 import { setEntryCacheBytes } from '../store/entry-version-cache.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
-import { clientErrorHandler } from './client-errors.js';
+import { clientErrorHandler, expectationHandler } from './client-errors.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { frameworkErrors, registerErrorHandlers } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 
@@ -41,6 +42,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerErrorHandlers(app);
+  registerJsonBodyParser(app);
+  // `Expect: 200-ok` and the like: the envelope, where Node answers a bare 417 (client-errors.ts).
+  app.server.on('checkExpectation', expectationHandler);
   setEntryCacheBytes(deps.store, deps.config.entryCacheMb * 1024 * 1024);
   // Before any route: the OpenAPI document collects routes as they are added (GET /v1/openapi.json).
   await registerOpenApi(app, deps.config);
