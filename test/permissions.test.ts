@@ -187,8 +187,14 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
     expect(pub.status).toBe(403);
   });
 
-  it('shows the Turnstile secret only to forms.write: a forms.read token reads definitions without it', async () => {
-    const secretive = contactForm('secretive', { turnstileSiteKey: 'sk', turnstileSecret: 'shh' });
+  it('shows the Turnstile secret and the chat webhook URL only to forms.write: forms.read reads definitions without them', async () => {
+    const chat = 'https://hooks.slack.example/services/T000/B000/bearer-credential';
+    const secretive = contactForm('secretive', {
+      turnstileSiteKey: 'sk',
+      turnstileSecret: 'shh',
+      chatWebhookUrl: chat,
+      notify: ['team@example.com'],
+    });
     expect((await admin('PUT', '/forms/secretive', secretive)).status).toBe(201);
     const reader = await storeToken(t.store, ['forms.read']);
     const writer = await storeToken(t.store, ['forms.write']);
@@ -196,17 +202,24 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
     const one = await as(reader.value, 'GET', '/forms/secretive');
     expect(one.status).toBe(200);
     expect(one.body.form.settings.turnstileSiteKey).toBe('sk');
+    expect(one.body.form.settings.notify).toEqual(['team@example.com']);
     expect(one.body.form.settings).not.toHaveProperty('turnstileSecret');
+    expect(one.body.form.settings).not.toHaveProperty('chatWebhookUrl');
     expect(one.body.form.fields).toEqual(secretive.fields);
     const list = await as(reader.value, 'GET', '/forms');
     const listed = list.body.forms.find((f: { key: string }) => f.key === 'secretive');
     expect(listed.settings).not.toHaveProperty('turnstileSecret');
+    expect(listed.settings).not.toHaveProperty('chatWebhookUrl');
     expect(JSON.stringify(list.body)).not.toContain('shh');
+    expect(JSON.stringify(list.body)).not.toContain('bearer-credential');
+    // Nor in the activity log of the save (it records the cv, never the definition).
+    const log = await admin('GET', '/activity?action=form.created');
+    expect(JSON.stringify(log.body)).not.toContain('bearer-credential');
 
-    expect((await as(writer.value, 'GET', '/forms/secretive')).body.form.settings.turnstileSecret).toBe(
-      'shh',
-    );
-    expect((await admin('GET', '/forms/secretive')).body.form.settings.turnstileSecret).toBe('shh');
+    for (const token of [writer.value, TOKENS.management]) {
+      const settings = (await as(token, 'GET', '/forms/secretive')).body.form.settings;
+      expect([settings.turnstileSecret, settings.chatWebhookUrl]).toEqual(['shh', chat]);
+    }
   });
 
   describe('the token API', () => {

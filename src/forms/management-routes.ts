@@ -29,7 +29,7 @@ const FORM = pathParams({ spaceId: SPACE_ID, key: "The form's key." });
 const forms = (doc: RouteDoc, ...codes: ErrorCodes) =>
   managementOperation({ tags: ['management', 'forms'], ...doc }, ...codes);
 const READ =
-  'Needs `forms.write` or `forms.read` (without `forms.write`, `settings.turnstileSecret` is left out).';
+  'Needs `forms.write` or `forms.read` (without `forms.write`, `settings.turnstileSecret` and `settings.chatWebhookUrl` are left out).';
 const WRITE =
   'Needs `forms.write`. A publish: `cv` goes up. An invalid definition is 422 `validation_failed` with every problem in `details.fields` by JSON path.';
 

@@ -111,12 +111,13 @@ export async function deleteForm(
 }
 
 /**
- * A definition as a token without `forms.write` reads it (inbox screens need its labels): the Turnstile secret is
- * left out, since a secret is a write-level thing.
+ * A definition as a token without `forms.write` reads it (inbox screens need its labels): the credentials in it are
+ * left out, since a secret is a write-level thing. `turnstileSecret` signs challenges; `chatWebhookUrl` is a bearer
+ * credential (whoever holds a Slack-style incoming webhook URL may post to the channel).
  */
 export function withoutSecrets(form: FormDefinition): FormDefinition {
-  if (!('turnstileSecret' in form.settings)) return form;
-  const { turnstileSecret: _secret, ...settings } = form.settings;
+  if (!('turnstileSecret' in form.settings) && !('chatWebhookUrl' in form.settings)) return form;
+  const { turnstileSecret: _secret, chatWebhookUrl: _chat, ...settings } = form.settings;
   return { ...form, settings };
 }
 
