@@ -48,7 +48,7 @@ const createSchema = tokens(
   {
     summary: 'Create a token',
     description:
-      "`scopes` only for management tokens; a token grants only scopes it has itself (403 with `details.missingScopes`); without `scopes` the new token gets the creating token's own. The value is answered this once.",
+      "`scopes` only for management tokens; a token grants only scopes it has itself (403 with `details.missingScopes`), and a preview token counts as `content.write`; without `scopes` the new token gets the creating token's own. The value is answered this once.",
     params: SPACE,
     body: createTokenSchema,
     response: {
@@ -60,7 +60,8 @@ const createSchema = tokens(
 const revokeSchema = tokens(
   {
     summary: 'Revoke a token',
-    description: "Deletes it; never the space's last management token with `tokens.admin` (409).",
+    description:
+      "Deletes it; never a token with a scope the revoking token lacks (403 with `details.missingScopes`; a preview token counts as `content.write`), never the space's last management token with `tokens.admin` (409).",
     params: withSpace({ tokenId: 'The token id.' }),
     response: { 200: json('Revoked.', object({ revoked: S.describe(S.string, 'The token id.') })) },
   },
@@ -90,6 +91,6 @@ export async function tokenRoutes(app: FastifyInstance, opts: { services: AppSer
     },
   );
   app.delete<{ Params: PId }>('/tokens/:tokenId', { config: admin, schema: revokeSchema }, async (req) =>
-    revokeToken(deps, req.params.spaceId, req.params.tokenId, caller(req).id),
+    revokeToken(deps, req.params.spaceId, req.params.tokenId, caller(req)),
   );
 }
