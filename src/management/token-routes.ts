@@ -30,7 +30,15 @@ const createTokenSchema = {
   },
 } as const;
 
-const admin = { scopes: ['tokens.admin'] } as const;
+// Besides tokens.admin, a token handles only tokens that can do no more than it (token-ops.ts, powerOf).
+const admin = { scopes: { all: ['tokens.admin'] } } as const;
+const handles = (what: string) =>
+  ({
+    scopes: {
+      all: ['tokens.admin'],
+      note: `and every scope of the token it ${what} (a preview token's is \`content.write\`)`,
+    },
+  }) as const;
 
 const tokens = (doc: RouteDoc, ...codes: ErrorCodes) =>
   managementOperation(
@@ -83,14 +91,16 @@ export async function tokenRoutes(app: FastifyInstance, opts: { services: AppSer
   }));
   app.post<{ Params: P; Body: Record<string, unknown> }>(
     '/tokens',
-    { config: admin, schema: createSchema },
+    { config: handles('creates'), schema: createSchema },
     async (req, reply) => {
       const created = await createToken(deps, req.params.spaceId, caller(req), parseNewToken(req.body));
       reply.status(201);
       return created;
     },
   );
-  app.delete<{ Params: PId }>('/tokens/:tokenId', { config: admin, schema: revokeSchema }, async (req) =>
-    revokeToken(deps, req.params.spaceId, req.params.tokenId, caller(req)),
+  app.delete<{ Params: PId }>(
+    '/tokens/:tokenId',
+    { config: handles('revokes'), schema: revokeSchema },
+    async (req) => revokeToken(deps, req.params.spaceId, req.params.tokenId, caller(req)),
   );
 }

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps, AppServices } from '../app/services.js';
 import { imageRoutes } from '../assets/image-routes.js';
+import { registerScopeTable } from '../auth/route-scopes.js';
 import { TokenCache } from '../auth/token-cache.js';
 import { edgePlugin } from '../cluster/edge-plugin.js';
 import { listRoutes } from '../delivery/list/routes.js';
@@ -43,6 +44,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandlers(app);
   registerJsonBodyParser(app);
+  // Management routes record what each needs here as they are added (src/auth/route-scopes.ts).
+  registerScopeTable(app);
   // `Expect: 200-ok` and the like: the envelope, where Node answers a bare 417 (client-errors.ts).
   app.server.on('checkExpectation', expectationHandler);
   setEntryCacheBytes(deps.store, deps.config.entryCacheMb * 1024 * 1024);
