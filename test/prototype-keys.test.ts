@@ -344,5 +344,90 @@ describe.each(ENGINES)(
       }
       expect(failures).toEqual([]);
     });
+
+    it('answers multipart bodies keyed like them (form data, uploads, asset texts) with 4xx or success, never 5xx', async () => {
+      const failures: string[] = [];
+      const multipart = (parts: [string, string][], file?: [string, Buffer]) => {
+        const boundary = 'ProtoKeys';
+        const head = parts
+          .map(([n, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`)
+          .join('');
+        const tail = file
+          ? `--${boundary}\r\nContent-Disposition: form-data; name="${file[0]}"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`
+          : '';
+        const payload = Buffer.concat([
+          Buffer.from(head + tail),
+          file ? Buffer.concat([file[1], Buffer.from('\r\n')]) : Buffer.alloc(0),
+          Buffer.from(`--${boundary}--\r\n`),
+        ]);
+        return { payload, type: `multipart/form-data; boundary=${boundary}` };
+      };
+      const png = Buffer.from('89504e470d0a1a0a', 'hex');
+      for (const k of PROTO_KEYS) {
+        const cases: [string, Record<string, string>, { payload: Buffer | string; type: string }][] = [
+          [
+            '/v1/spc_test/forms/constructor/submissions',
+            pub,
+            multipart([
+              [k, 'x'],
+              [`${k}[]`, 'y'],
+              ['toString', k],
+            ]),
+          ],
+          [
+            '/v1/spc_test/forms/constructor/submissions',
+            pub,
+            {
+              payload: new URLSearchParams([
+                [k, 'x'],
+                [`${k}[]`, 'y'],
+              ]).toString(),
+              type: 'application/x-www-form-urlencoded',
+            },
+          ],
+          [
+            '/v1/spc_test/forms/constructor/uploads',
+            pub,
+            multipart(
+              [
+                ['field', k],
+                [k, 'x'],
+              ],
+              ['file', png],
+            ),
+          ],
+          ['/v1/spc_test/forms/contact/uploads', pub, multipart([[k, k]], [k, png])],
+          [
+            '/v1/spaces/spc_test/assets',
+            mgt,
+            multipart(
+              [
+                ['alt', JSON.stringify({ [k]: 'x', en: 'y' })],
+                ['title', `{"${k}":"x"}`],
+                [k, 'x'],
+              ],
+              ['file', png],
+            ),
+          ],
+        ];
+        for (const [url, headers, body] of cases) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { ...headers, 'content-type': body.type },
+            payload: body.payload,
+          });
+          const where = `POST ${url} (${k})`;
+          if (res.statusCode >= 500) failures.push(`${where} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+          else if (res.statusCode >= 400)
+            expectEnvelope(
+              { status: res.statusCode, headers: res.headers, text: res.body },
+              undefined,
+              where,
+            );
+        }
+      }
+      expect(failures).toEqual([]);
+    });
   },
 );
