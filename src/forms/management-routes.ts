@@ -3,7 +3,7 @@ import { managementAuth } from '../auth/management-auth.js';
 import { declareScopes, routeScopes, type ScopeRule } from '../auth/route-scopes.js';
 import { hasScope } from '../auth/scopes.js';
 import type { AppServices } from '../app/services.js';
-import { notFound } from '../errors/errors.js';
+import { notFound, unauthorized } from '../errors/errors.js';
 import { getSpace } from '../store/spaces-repo.js';
 import type { TokenRow } from '../store/tokens-repo.js';
 import { getAuthoredForm, listAuthoredForms } from './forms-repo.js';
@@ -84,7 +84,7 @@ export async function formManagementRoutes(
     hasScope(request.managementToken, 'forms.write') ? (form) => form : withoutSecrets;
   const writer = (request: FastifyRequest): TokenRow => {
     // routeScopes refused a request without a token; this only satisfies the type.
-    if (!request.managementToken) throw new Error('management route without a token');
+    if (!request.managementToken) throw unauthorized('A management token is required.');
     return request.managementToken;
   };
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ScopeRule } from '../auth/route-scopes.js';
 import type { TokenRow } from '../store/tokens-repo.js';
+import { unauthorized } from '../errors/errors.js';
 import { createWebhookSchema, updateWebhookSchema } from '../management/schemas.js';
 import type { AppServices } from '../app/services.js';
 import {
@@ -91,7 +92,7 @@ const SCOPES = {
 
 /** The token that authenticated the request (the management plugin's hooks ran before any handler). */
 function caller(request: FastifyRequest): TokenRow {
-  if (!request.managementToken) throw new Error('management route without a token');
+  if (!request.managementToken) throw unauthorized('A management token is required.');
   return request.managementToken;
 }
 
