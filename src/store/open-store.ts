@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { StoreConfig } from '../config/config.js';
 import type { StoreDialect } from './dialect/dialect.js';
 import { namingPool } from './dialect/pg-named-statements.js';
+import { OwnSchemaPostgresDialect } from './dialect/pg-own-schema.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { withStatementCache } from './dialect/sqlite-statements.js';
@@ -120,7 +121,7 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
     if (named) client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
   });
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({
+    dialect: new OwnSchemaPostgresDialect({
       pool: namingPool(pool, named),
       cursor: Cursor,
     }),
