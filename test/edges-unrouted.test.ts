@@ -16,7 +16,7 @@ import { openTestApp, type TestApp } from './helpers/app.js';
 import { DATABASE_URL, dropSchema, ENGINES } from './helpers/engines.js';
 import { expectEnvelope, rawRequest } from './helpers/envelope.js';
 import { fixtureBundle, TOKENS } from './helpers/fixture.js';
-import { type FolioProcess, runFolio, serveFolio } from './helpers/processes.js';
+import { type FolioProcess, PROCESS_TEST_MS, runFolio, serveFolio } from './helpers/processes.js';
 
 const pub = { authorization: `Bearer ${TOKENS.public}` };
 const mgt = { authorization: `Bearer ${TOKENS.management}` };
@@ -179,89 +179,93 @@ describe('requests no route serves (issue 28 item 16)', () => {
   });
 });
 
-describe.each(ENGINES)('a client that aborts its upload, on %s (issue 28 item 16)', (engine) => {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-abort-'));
-  const schema = `t_abort_${Date.now().toString(36)}`;
-  const env: Record<string, string> = {
-    DATA_DIR: join(dir, 'data'),
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    FOLIO_WORKER: 'off',
-    LOG_LEVEL: 'info',
-    ...(engine === 'postgres' ? { DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
-  };
-  let server: FolioProcess | null = null;
-  afterAll(async () => {
-    await server?.stop();
-    if (engine === 'postgres') await dropSchema(schema);
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('is logged at info without a stack, and nothing of the upload is kept', async () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the fixture is extended loosely
-    const bundle = fixtureBundle() as any;
-    bundle.assets = [];
-    bundle.entries = bundle.entries.map((e: { fields: Record<string, unknown> }) => ({ ...e, fields: {} }));
-    bundle.releases = [];
-    bundle.forms = [
-      {
-        key: 'apply',
-        name: 'Apply',
-        fields: [{ key: 'cv', type: 'file', label: 'CV' }],
-        settings: {
-          turnstileSiteKey: '1x00000000000000000000AA',
-          turnstileSecret: TURNSTILE_TEST_SECRETS.pass,
-        },
-      },
-    ];
-    writeFileSync(join(dir, 'bundle.json'), JSON.stringify(bundle));
-    const imported = await runFolio(['import', join(dir, 'bundle.json')], env);
-    expect(imported.code, imported.out).toBe(0);
-    server = await serveFolio(env);
-    const { hostname, port } = new URL(server.base);
-
-    const boundary = 'AbortedUpload';
-    const head =
-      `--${boundary}\r\nContent-Disposition: form-data; name="field"\r\n\r\ncv\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cv.pdf"\r\n` +
-      'Content-Type: application/pdf\r\n\r\n%PDF-1.4\n';
-    const socket = connect(Number(port), hostname);
-    socket.on('error', () => {});
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(
-      `POST /v1/spc_test/forms/apply/uploads HTTP/1.1\r\nHost: ${hostname}\r\n` +
-        `Authorization: Bearer ${TOKENS.public}\r\n` +
-        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 5000000\r\n\r\n${head}`,
-    );
-    socket.write(Buffer.alloc(256 * 1024, 0x41));
-    // The server has begun storing the file (its pending row exists) before the client goes.
-    const store = await openStore(
-      engine === 'postgres'
-        ? { engine, url: DATABASE_URL, schema }
-        : { engine, file: join(env.DATA_DIR ?? '', 'folio.sqlite') },
-    );
-    try {
-      const uploads = () => store.db.selectFrom('uploads').select('id').execute();
-      await expect.poll(async () => (await uploads()).length, { timeout: 10_000 }).toBe(1);
-      socket.destroy();
-      await expect
-        .poll(() => server?.output() ?? '', { timeout: 10_000 })
-        .toContain('upload aborted by the client');
-      await expect.poll(async () => (await uploads()).length, { timeout: 10_000 }).toBe(0);
-    } finally {
-      await store.close();
-    }
-    const lines = (server.output().match(/^\{.*\}$/gm) ?? []).map(
-      (l) => JSON.parse(l) as Record<string, unknown>,
-    );
-    const aborted = lines.filter((l) => l.msg === 'upload aborted by the client');
-    expect(aborted).toHaveLength(1);
-    expect(aborted[0]).toMatchObject({
-      level: 30,
-      code: 'ECONNRESET',
-      url: '/v1/spc_test/forms/apply/uploads',
+describe.each(ENGINES)(
+  'a client that aborts its upload, on %s (issue 28 item 16)',
+  { timeout: PROCESS_TEST_MS },
+  (engine) => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-abort-'));
+    const schema = `t_abort_${Date.now().toString(36)}`;
+    const env: Record<string, string> = {
+      DATA_DIR: join(dir, 'data'),
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      FOLIO_WORKER: 'off',
+      LOG_LEVEL: 'info',
+      ...(engine === 'postgres' ? { DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
+    };
+    let server: FolioProcess | null = null;
+    afterAll(async () => {
+      await server?.stop();
+      if (engine === 'postgres') await dropSchema(schema);
+      rmSync(dir, { recursive: true, force: true });
     });
-    expect(lines.filter((l) => Number(l.level) >= 40)).toEqual([]);
-    expect(server.output()).not.toContain('"stack"');
-  });
-});
+
+    it('is logged at info without a stack, and nothing of the upload is kept', async () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the fixture is extended loosely
+      const bundle = fixtureBundle() as any;
+      bundle.assets = [];
+      bundle.entries = bundle.entries.map((e: { fields: Record<string, unknown> }) => ({ ...e, fields: {} }));
+      bundle.releases = [];
+      bundle.forms = [
+        {
+          key: 'apply',
+          name: 'Apply',
+          fields: [{ key: 'cv', type: 'file', label: 'CV' }],
+          settings: {
+            turnstileSiteKey: '1x00000000000000000000AA',
+            turnstileSecret: TURNSTILE_TEST_SECRETS.pass,
+          },
+        },
+      ];
+      writeFileSync(join(dir, 'bundle.json'), JSON.stringify(bundle));
+      const imported = await runFolio(['import', join(dir, 'bundle.json')], env);
+      expect(imported.code, imported.out).toBe(0);
+      server = await serveFolio(env);
+      const { hostname, port } = new URL(server.base);
+
+      const boundary = 'AbortedUpload';
+      const head =
+        `--${boundary}\r\nContent-Disposition: form-data; name="field"\r\n\r\ncv\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cv.pdf"\r\n` +
+        'Content-Type: application/pdf\r\n\r\n%PDF-1.4\n';
+      const socket = connect(Number(port), hostname);
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(
+        `POST /v1/spc_test/forms/apply/uploads HTTP/1.1\r\nHost: ${hostname}\r\n` +
+          `Authorization: Bearer ${TOKENS.public}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 5000000\r\n\r\n${head}`,
+      );
+      socket.write(Buffer.alloc(256 * 1024, 0x41));
+      // The server has begun storing the file (its pending row exists) before the client goes.
+      const store = await openStore(
+        engine === 'postgres'
+          ? { engine, url: DATABASE_URL, schema }
+          : { engine, file: join(env.DATA_DIR ?? '', 'folio.sqlite') },
+      );
+      try {
+        const uploads = () => store.db.selectFrom('uploads').select('id').execute();
+        await expect.poll(async () => (await uploads()).length, { timeout: 10_000 }).toBe(1);
+        socket.destroy();
+        await expect
+          .poll(() => server?.output() ?? '', { timeout: 10_000 })
+          .toContain('upload aborted by the client');
+        await expect.poll(async () => (await uploads()).length, { timeout: 10_000 }).toBe(0);
+      } finally {
+        await store.close();
+      }
+      const lines = (server.output().match(/^\{.*\}$/gm) ?? []).map(
+        (l) => JSON.parse(l) as Record<string, unknown>,
+      );
+      const aborted = lines.filter((l) => l.msg === 'upload aborted by the client');
+      expect(aborted).toHaveLength(1);
+      expect(aborted[0]).toMatchObject({
+        level: 30,
+        code: 'ECONNRESET',
+        url: '/v1/spc_test/forms/apply/uploads',
+      });
+      expect(lines.filter((l) => Number(l.level) >= 40)).toEqual([]);
+      expect(server.output()).not.toContain('"stack"');
+    });
+  },
+);
