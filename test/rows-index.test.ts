@@ -7,7 +7,7 @@ import { countList, pageList } from '../src/delivery/list/list-query-repo.js';
 import { listPlan } from '../src/delivery/list/list-service.js';
 import { rowsLayout } from '../src/delivery/list/list-sources-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
-import { RowsIndex } from '../src/delivery/list/rows-index.js';
+import { RowsIndex } from '../src/delivery/list/rows/rows-index.js';
 import {
   answerable,
   compileSelection,
@@ -17,14 +17,14 @@ import {
   sortedBySlot,
   sortedRunOf,
   type Selection,
-} from '../src/delivery/list/rows-selection.js';
+} from '../src/delivery/list/rows/selection.js';
 import {
   SORTED_RUN_MAX,
   SORTED_RUN_MIN,
   sortedRun,
   sortedRunPage,
-} from '../src/delivery/list/rows-sorted.js';
-import { type RowsTable, RowsTableBuilder, utf8Compare } from '../src/delivery/list/rows-table.js';
+} from '../src/delivery/list/rows/sorted-runs.js';
+import { type RowsTable, RowsTableBuilder, utf8Compare } from '../src/delivery/list/rows/table.js';
 import { isNumSlot } from '../src/delivery/list/slots.js';
 import { bundle, COLORS, N, plainType, SIZES, SPACE, thingType } from './helpers/rows-fixture.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';

@@ -20,8 +20,8 @@ import {
   pageList,
 } from './list-query-repo.js';
 import { cachedCount, rememberTotal, totalKnown, typesFingerprint } from './list-totals.js';
-import { listInMemory } from './memory-list.js';
-import type { RowsIndex } from './rows-index.js';
+import { previewList } from './preview-list.js';
+import type { RowsIndex } from './rows/rows-index.js';
 import {
   answerable,
   compileSelection,
@@ -32,8 +32,8 @@ import {
   slotOrderPage,
   sortedRunOf,
   sortedBySlot,
-} from './rows-selection.js';
-import type { RowsTable } from './rows-table.js';
+} from './rows/selection.js';
+import type { RowsTable } from './rows/table.js';
 import { componentCount, type ListPlan, type Scalar } from './plan.js';
 import { isNumSlot, type NumSlot, type Slot, slotLayout } from './slots.js';
 
@@ -253,7 +253,7 @@ export async function listEntries(
     }
   } else {
     const all = await scope.view.entriesOfTypes(listedTypes(types).map((t) => t.key));
-    ({ total, rows } = listInMemory(all, types, chainsOf(scope.space.settings), plan));
+    ({ total, rows } = previewList(all, types, chainsOf(scope.space.settings), plan));
   }
 
   const page = rows.slice(0, q.limit);

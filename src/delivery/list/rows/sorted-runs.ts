@@ -1,8 +1,8 @@
-import type { ListPlan } from './plan.js';
-import type { MemoryPageRow, Selection } from './rows-selection.js';
-import { passesAll } from './rows-tests.js';
-import { type RowsTable, SORTED_RUNS_PER_ROW } from './rows-table.js';
-import { type NumSlot, slotOf, type StrSlot } from './slots.js';
+import type { ListPlan } from '../plan.js';
+import type { MemoryPageRow, Selection } from './selection.js';
+import { passesAll } from './row-tests.js';
+import { type RowsTable, SORTED_RUNS_PER_ROW } from './table.js';
+import { type NumSlot, slotOf, type StrSlot } from '../slots.js';
 
 /**
  * The rows of one driving value (a category) in the order of one number slot (a rating), kept beside a rows table

@@ -1,11 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import { entryChangesThrough } from '../../store/entry-version-cache.js';
-import type { Store } from '../../store/open-store.js';
-import type { ListPlan } from './plan.js';
-import { loadRowsChunk } from './rows-table-repo.js';
-import { type RowsTable, RowsTableBuilder } from './rows-table.js';
-import { rowLocale } from './slots.js';
+import { entryChangesThrough } from '../../../store/entry-version-cache.js';
+import type { Store } from '../../../store/open-store.js';
+import type { ListPlan } from '../plan.js';
+import { loadRowsChunk } from './table-repo.js';
+import { type RowsTable, RowsTableBuilder } from './table.js';
+import { rowLocale } from '../slots.js';
 
 /**
  * The list rows of the types lists read, in memory per (space, type, row locale), up to LIST_INDEX_MB

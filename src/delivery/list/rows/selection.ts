@@ -1,7 +1,7 @@
-import { compareScalar } from './memory-list.js';
-import type { Cond, ListPlan, Scalar } from './plan.js';
-import { type CompiledTest, inCodes, isString, numTest, passesAll, strTest, valuesOf } from './rows-tests.js';
-import { type RowsTable, utf8Compare } from './rows-table.js';
+import { compareScalar } from '../preview-list.js';
+import type { Cond, ListPlan, Scalar } from '../plan.js';
+import { type CompiledTest, inCodes, isString, numTest, passesAll, strTest, valuesOf } from './row-tests.js';
+import { type RowsTable, utf8Compare } from './table.js';
 import {
   drivesRows,
   isNumSlot,
@@ -10,8 +10,8 @@ import {
   slotOf,
   sortSlot,
   type StrSlot,
-} from './slots.js';
-import { SORTED_RUN_MAX, SORTED_RUN_MIN, type SortedRun, sortedRun, sortedRunPage } from './rows-sorted.js';
+} from '../slots.js';
+import { SORTED_RUN_MAX, SORTED_RUN_MIN, type SortedRun, sortedRun, sortedRunPage } from './sorted-runs.js';
 
 /**
  * A list's selection on a rows table (rows-table.ts): its candidates (a driving filter's rows, or every row), its

@@ -1,7 +1,7 @@
 import type { EntrySnapshot, TypeMap } from '../../content/model.js';
 import { ANY_LOCALE, indexValues, type IndexValue, searchTexts } from './index-values.js';
 import type { Column, Cond, ListPlan, Locs, Scalar, SortKey, Test } from './plan.js';
-import { utf8Compare } from './rows-table.js';
+import { utf8Compare } from './rows/table.js';
 
 /**
  * Draft and release previews of entry lists, evaluated in memory over the view's snapshots (preview traffic is
@@ -112,7 +112,7 @@ function occurrences(text: string, words: readonly string[]): number {
 }
 
 /** The whole evaluation for a preview: total and one page of entry ids with their cursor values. */
-export function listInMemory(
+export function previewList(
   snapshots: readonly EntrySnapshot[],
   types: TypeMap,
   chains: ReadonlyMap<string, string[]>,

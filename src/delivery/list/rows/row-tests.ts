@@ -1,5 +1,5 @@
-import type { Cond, Scalar } from './plan.js';
-import { type StrColumn, utf8Compare } from './rows-table.js';
+import type { Cond, Scalar } from '../plan.js';
+import { type StrColumn, utf8Compare } from './table.js';
 
 /**
  * The filters of a list as tests on the columns of a rows table (rows-table.ts), as the SQL of list-query-repo.ts

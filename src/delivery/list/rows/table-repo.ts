@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { prepared } from '../../store/dialect/pg-named-statements.js';
-import type { Store } from '../../store/open-store.js';
-import type { LoadedRow } from './rows-table.js';
-import { NUM_SLOTS, STR_SLOTS } from './slots.js';
+import { prepared } from '../../../store/dialect/pg-named-statements.js';
+import type { Store } from '../../../store/open-store.js';
+import type { LoadedRow } from './table.js';
+import { NUM_SLOTS, STR_SLOTS } from '../slots.js';
 
 /** What one chunk of a rows table load selects: a list_rows row at a cv, in (published_at, entry_id) order. */
 export interface RowsChunkQuery {

@@ -1,4 +1,4 @@
-import { NUM_SLOTS, type NumSlot, STR_SLOTS, type StrSlot } from './slots.js';
+import { NUM_SLOTS, type NumSlot, STR_SLOTS, type StrSlot } from '../slots.js';
 
 /**
  * The list rows of one type in one row locale at one cv, in memory (src/delivery/list/rows-index.ts keeps them),
