@@ -92,11 +92,12 @@ export function compareComponents(
   return 0;
 }
 
-/** The cursor values of a row of a page sorted by one nullable key: `[missing, value, entry id]`. */
-export const oneKeyCursor = (v: Scalar | null, numeric: boolean, entryId: string): Scalar[] => [
-  ...nullableComponents(v, numeric),
-  entryId,
-];
+/**
+ * The cursor values of a row of a page sorted by one nullable key: `[missing, value, entry id]`. Array literals, not
+ * nullableComponents spread: the rows index builds one per row of a page, and spreading doubled a sorted run's page.
+ */
+export const oneKeyCursor = (v: Scalar | null, numeric: boolean, entryId: string): Scalar[] =>
+  v === null ? [MISSING, placeholder(numeric), entryId] : [PRESENT, v, entryId];
 
 /** A `[missing, value, entry id]` cursor (oneKeyCursor) read back. */
 export interface OneKeyAfter {
