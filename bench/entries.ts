@@ -17,7 +17,7 @@ import { type Config, loadConfig } from '../src/config/config.js';
 import { compileList, numberWalkSlot } from '../src/delivery/list/list-query-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
 import { slotLayout } from '../src/delivery/list/slots.js';
-import { RowsIndex } from '../src/delivery/list/rows-index.js';
+import { RowsIndex } from '../src/delivery/list/rows/rows-index.js';
 import type { Store } from '../src/store/open-store.js';
 import { CATEGORIES, generateSpace, POST_TYPE, WORDS } from './lib-entries-space.js';
 import { autocannon } from './lib-autocannon.js';
@@ -210,7 +210,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
       `${base}/entries?type=post&filter[fields.category][eq]=c${c}&filter[fields.rating][gte]=${r}&sort=-publishedAt&include=author&limit=20&locale=${loc}`;
     const sample = await timeOne(list(3, 3, 'en'));
     const parsed = JSON.parse(sample.body) as { total: number };
-    // The first list of the type started loading its rows into memory (src/delivery/list/rows-index.ts); the
+    // The first list of the type started loading its rows into memory (src/delivery/list/rows/rows-index.ts); the
     // figures below are the steady state after that load (timed on its own in explain()).
     await new Promise((r) => setTimeout(r, 2000));
     const cold: string[] = [];

@@ -7,7 +7,9 @@ import { countList, pageList } from '../src/delivery/list/list-query-repo.js';
 import { listPlan } from '../src/delivery/list/list-service.js';
 import { rowsLayout } from '../src/delivery/list/list-sources-repo.js';
 import type { ListPlan } from '../src/delivery/list/plan.js';
-import { RowsIndex } from '../src/delivery/list/rows-index.js';
+import { utf8Compare } from '../src/delivery/list/order.js';
+import { SORTED_RUN_MAX, SORTED_RUN_MIN } from '../src/delivery/list/rows/policy.js';
+import { RowsIndex } from '../src/delivery/list/rows/rows-index.js';
 import {
   answerable,
   compileSelection,
@@ -15,16 +17,10 @@ import {
   publishOrderPage,
   slotOrderPage,
   sortedBySlot,
-  sortedRunOf,
   type Selection,
-} from '../src/delivery/list/rows-selection.js';
-import {
-  SORTED_RUN_MAX,
-  SORTED_RUN_MIN,
-  sortedRun,
-  sortedRunPage,
-} from '../src/delivery/list/rows-sorted.js';
-import { type RowsTable, RowsTableBuilder, utf8Compare } from '../src/delivery/list/rows-table.js';
+} from '../src/delivery/list/rows/selection.js';
+import { sortedRun, sortedRunOf, sortedRunPage } from '../src/delivery/list/rows/sorted-runs.js';
+import { type RowsTable, RowsTableBuilder } from '../src/delivery/list/rows/table.js';
 import { isNumSlot } from '../src/delivery/list/slots.js';
 import { bundle, COLORS, N, plainType, SIZES, SPACE, thingType } from './helpers/rows-fixture.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
@@ -271,7 +267,7 @@ describe.each(ENGINES)('list rows in memory answer as SQL does (%s)', (engine) =
               : slotOrderPage(table, selection!, at, slot);
           const expected = sql.map((r) => ({ entryId: r.entryId, cvFrom: r.cvFrom, after: r.after }));
           expect(memory).toEqual(expected);
-          // A driving value's rows sorted by the number (rows-sorted.ts), which slotOrderPage takes for runs of
+          // A driving value's rows sorted by the number (rows/sorted-runs.ts), which slotOrderPage takes for runs of
           // SORTED_RUN_MIN rows or more (this space's are smaller), give the same page.
           const [rows] = selection.runs;
           if (slot !== null && isNumSlot(slot) && selection.driver !== null && rows !== undefined) {

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
-import type { RowsIndexStats } from '../delivery/list/rows-index.js';
+import type { RowsIndexStats } from '../delivery/list/rows/rows-index.js';
 
 export type CacheResult = 'hit_l1' | 'hit_l2' | 'miss' | 'bypass';
 
@@ -132,7 +132,7 @@ export class Metrics {
   }
 
   /**
-   * The list rows index of the app (src/delivery/list/rows-index.ts), read when scraped: its tables and their
+   * The list rows index of the app (src/delivery/list/rows/rows-index.ts), read when scraped: its tables and their
    * estimated heap, its loads by result, and the published lists of one type it answered or left to SQL.
    */
   listIndex(stats: () => RowsIndexStats): void {

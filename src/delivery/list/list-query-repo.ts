@@ -11,7 +11,8 @@ import {
   rowsLayout,
   whereClause,
 } from './list-sources-repo.js';
-import type { ListPlan, Scalar, SortKey } from './plan.js';
+import { inPublishOrder, MISSING, placeholder, PRESENT, readOneKeyCursor } from './order.js';
+import type { ListPlan, Scalar } from './plan.js';
 import { isNumSlot, type NumSlot, sortSlot } from './slots.js';
 
 /**
@@ -62,8 +63,9 @@ export async function countList(store: Store, plan: ListPlan): Promise<number> {
 
 /**
  * One part of a page walked in a number slot's order (migration 0017): the entries with a value, from that slot's
- * index in the sort's order, or those without it (sorted last, by entry id). The rows answer the same sort values
- * as the sort of `sortParts` (missing flag, value or 0, entry id), so cursors do not depend on how a page was read.
+ * index in the sort's order, or those without it (sorted last, by entry id). The rows answer the cursor values of
+ * `sortParts` (order.ts `oneKeyCursor`: missing flag, value or placeholder, entry id), so cursors do not depend on
+ * how a page was read.
  */
 interface NumberWalk {
   slot: NumSlot;
@@ -80,8 +82,12 @@ function pageStatement(
   const dialect = store.dialect;
   const layout = rowsLayout(plan);
   const driver = sparse && plan.words === null && layout === null ? pickDriver(plan) : null;
+  // list_rows_walk (space, type, locale, published_at, entry_id), or a slot index for one value of its slot
+  // (migration 0016), hands rows over in publish order, so a dense page can stop after `limit + 1` of them. Any other
+  // sort (a slot such as a rating) would walk the whole type to sort it: the selecting slot's index range, sorted, is
+  // far less.
   const walk =
-    numberWalk?.part === 'values' ? numberWalk.slot : !sparse && walksInOrder(plan.sort) ? 'publish' : null;
+    numberWalk?.part === 'values' ? numberWalk.slot : !sparse && inPublishOrder(plan.sort) ? 'publish' : null;
   const source =
     layout !== null
       ? rowsFrom(dialect, plan, layout, needsEntries(plan, plan.sort), walk)
@@ -93,20 +99,22 @@ function pageStatement(
   if (numberWalk !== null) {
     const value = ref(`r.${numberWalk.slot}`);
     const desc = plan.sort[0]?.desc ?? false;
-    const inValues = after === null || Number(after[0]) === 0;
+    const cursor = after === null ? null : readOneKeyCursor(after);
+    // The missing flag and a missing number's placeholder (order.ts) as literals, like sortParts's.
     if (numberWalk.part === 'values') {
       conds.push(sql`${value} is not null`);
       comps = [
         { expr: value, desc },
         { expr: sql`r.entry_id`, desc },
       ];
-      select = [sql`0 as k0`, sql`${value} as k1`, sql`r.entry_id as k2`];
-      after = after === null ? null : after.slice(1);
+      select = [sql.raw(`${PRESENT} as k0`), sql`${value} as k1`, sql`r.entry_id as k2`];
+      after = cursor === null ? null : [cursor.value, cursor.entryId];
     } else {
       conds.push(sql`${value} is null`);
       comps = [{ expr: sql`r.entry_id`, desc }];
-      select = [sql`1 as k0`, sql`0 as k1`, sql`r.entry_id as k2`];
-      after = after === null || inValues ? null : after.slice(2);
+      select = [sql.raw(`${MISSING} as k0`), sql.raw(`${placeholder(true)} as k1`), sql`r.entry_id as k2`];
+      // Rows without a value follow every row with one: a cursor on a valued row starts them from the first.
+      after = cursor === null || !cursor.missing ? null : [cursor.entryId];
     }
     joins = [];
   } else select = comps.map((c, i) => sql`${c.expr} as ${sql.raw(`k${i}`)}`);
@@ -130,17 +138,9 @@ function pageStatement(
 }
 
 /**
- * Whether list_rows_walk (space, type, locale, published_at, entry_id), or a slot index for one value of its slot
- * (migration 0016), hands rows over in the sort's order, so a dense page can stop after `limit + 1` of them. Any
- * other sort (a slot such as a rating) would walk the whole type, all 100k rows of the bench (17 ms), to sort them:
- * the selecting slot's index range, sorted, is far less (1.5 ms for 5,000 rows).
- */
-const walksInOrder = (sort: readonly SortKey[]): boolean =>
-  sort.length === 1 && sort[0]?.source.kind === 'column' && sort[0].source.column === 'published_at';
-
-/**
  * One page: `limit + 1` rows from the cursor on. `sparse` (a small `total`) lets the most selective filter
- * drive and sorts its matches; otherwise the sorted index is walked and filters are probed row by row.
+ * drive and sorts its matches; otherwise the sorted index is walked and filters are probed row by row. Which one,
+ * and `numberSlot`: sql-list.ts decides, with the thresholds of rows/policy.ts.
  */
 export async function pageList(
   store: Store,
@@ -153,9 +153,9 @@ export async function pageList(
     const { rows } = await statement.execute(store.db);
     return pageRows(rows, width);
   }
-  // Entries with the value come first in both directions, then those without it (sortParts: missing last).
+  // Entries with the value come first in both directions, then those without it (order.ts: missing last).
   const out: PageRow[] = [];
-  if (plan.after === null || Number(plan.after[0]) === 0) {
+  if (plan.after === null || !readOneKeyCursor(plan.after).missing) {
     const { statement } = pageStatement(store, plan, false, false, { slot: numberSlot, part: 'values' });
     out.push(...pageRows((await statement.execute(store.db)).rows, 3));
   }

@@ -4,38 +4,19 @@ import { deepFreeze } from '../../lib/deep-freeze.js';
 import { pathKey } from '../../lib/path-key.js';
 import { single } from '../params.js';
 import { invalidQuery } from '../../errors/errors.js';
-import type { Store } from '../../store/open-store.js';
 import { assetUrlFor, type DeliveryDeps, type Scope } from '../delivery-service.js';
 import { type DeliveredEntry, type Included, resolveEntries } from '../resolve.js';
 import { entryJson, type RenderedEntries, renderPrefix } from '../rendered-entries.js';
 import { readCursor, signCursor } from './cursor.js';
 import { chainsOf } from './index-values.js';
 import { digest, listedTypes, type ListQuery, parseListQuery } from './list-params.js';
-import {
-  countList,
-  countTypeRows,
-  firstSearchPage,
-  folderPath,
-  numberWalkSlot,
-  pageList,
-} from './list-query-repo.js';
-import { cachedCount, rememberTotal, totalKnown, typesFingerprint } from './list-totals.js';
-import { listInMemory } from './memory-list.js';
-import type { RowsIndex } from './rows-index.js';
-import {
-  answerable,
-  compileSelection,
-  countSelection,
-  inPublishOrder,
-  publishOrderPage,
-  type Selection,
-  slotOrderPage,
-  sortedRunOf,
-  sortedBySlot,
-} from './rows-selection.js';
-import type { RowsTable } from './rows-table.js';
-import { componentCount, type ListPlan, type Scalar } from './plan.js';
-import { isNumSlot, type NumSlot, type Slot, slotLayout } from './slots.js';
+import { folderPath } from './list-query-repo.js';
+import { componentCount } from './order.js';
+import type { ListAnswer, ListPlan, Scalar } from './plan.js';
+import { previewList } from './preview-list.js';
+import type { RowsIndex } from './rows/rows-index.js';
+import { slotLayout } from './slots.js';
+import { sqlList } from './sql-list.js';
 
 export interface ListDeps extends DeliveryDeps {
   /** `deriveKey(masterKey, 'cursor')`. */
@@ -52,64 +33,6 @@ export interface ListResponse {
   nextCursor: string | null;
   total: number;
   cv: number;
-}
-
-/** Above this many candidates a list SQL can walk by a number slot is left to the walk (memorySortSlot). */
-const WALK_OVER_MEMORY = 15_000;
-
-/** At or below this many matches the most selective filter drives the page query (see list-query-repo). */
-const SPARSE_TOTAL = 1000;
-
-/**
- * Whether a dense page sorted by a number field walks that field's index (migration 0017) instead of sorting every
- * matching row: a walk reads about `(limit + 1) × typeRows / total` index entries before it has its page, a sort
- * reads `total` and sorts them (counted as two reads each). So a walk when `total² × 2 > (limit + 1) × typeRows`:
- * 20 items of 100k rows walk from about 1,000 matches on, of a million rows from about 3,300.
- */
-async function numberWalk(
-  store: Store,
-  plan: ListPlan,
-  types: TypeMap,
-  total: number,
-): Promise<NumSlot | null> {
-  const slot = numberWalkSlot(plan);
-  if (slot === null) return null;
-  const selection = `\0rows ${plan.type ?? ''} ${plan.locale}`;
-  const typeRows = await cachedCount(store, plan, selection, types, () => countTypeRows(store, plan));
-  return total * total * 2 > (plan.limit + 1) * typeRows ? slot : null;
-}
-
-/** The plan's list rows in memory with its filters compiled against them, when the rows index answers it. */
-async function inMemory(
-  deps: ListDeps,
-  plan: ListPlan,
-  types: TypeMap,
-): Promise<{ table: RowsTable; selection: Selection } | null> {
-  const { layout } = plan;
-  if (deps.rowsIndex === null || layout === null) return null;
-  // A list no table could answer (a text filter, `under`, search) neither loads one nor counts as answered by SQL.
-  if (!answerable(plan, layout)) return null;
-  const table = await deps.rowsIndex.tableFor(plan, typesFingerprint(types));
-  const selection = table === null ? null : compileSelection(table, plan, layout);
-  deps.rowsIndex.answered(selection !== null);
-  return table === null || selection === null ? null : { table, selection };
-}
-
-/**
- * The slot a page sorted by one field is taken from in memory, or null (SQL). In memory the page visits every
- * candidate (about 20 ns each for a number, 0.1 ms for a category of 5,000); SQL sorts every match, except that a
- * list reading list_rows sorted by a number slot may walk that slot's index, which costs about the same however many
- * match (0.3-0.45 ms on SQLite, a round trip more on PostgreSQL).
- */
-function memorySortSlot(plan: ListPlan, table: RowsTable, selection: Selection): Slot | null {
-  if (plan.layout === null) return null;
-  const slot = sortedBySlot(plan, plan.layout);
-  if (slot === null) return null;
-  // A driving filter is what makes the SQL read list_rows, where a number slot's index can be walked. A driving
-  // value's sorted run reads about `limit + 1` rows in memory, less than any walk.
-  const walkable = isNumSlot(slot) && selection.driven;
-  if (!walkable || selection.size <= WALK_OVER_MEMORY) return slot;
-  return sortedRunOf(table, selection, slot) !== null ? slot : null;
 }
 
 const viewTag = (scope: Scope): string =>
@@ -149,7 +72,7 @@ function folderTypesOf(types: TypeMap): readonly string[] {
   return keys;
 }
 
-/** The plan both evaluators take (plan.ts) of a parsed query, with the folder path and cursor resolved. */
+/** The plan the evaluators take (plan.ts) of a parsed query, with the folder path and cursor resolved. */
 export function listPlan(
   q: ListQuery,
   types: TypeMap,
@@ -169,7 +92,7 @@ export function listPlan(
 
 /**
  * Parsed queries per type definitions (one TypeMap per cv) and locale, by their parameters: parsing and binding a
- * list query took about 0.13 ms of a request in the app, and cycled queries (pages of a site, a CDN's misses) repeat.
+ * list query is a measurable part of a request, and cycled queries (pages of a site, a CDN's misses) repeat.
  * Frozen, since every request with the same parameters shares it. Queries that fail to parse are not kept.
  */
 const MAX_KEPT_QUERY = 2048;
@@ -227,34 +150,17 @@ export async function listEntries(
   }
   const plan = listPlan(q, types, { spaceId, cv, locale: scope.params.locale, under, after });
 
-  let total: number;
-  let rows: { entryId: string; after: Scalar[]; cvFrom?: number | null }[];
-  if (published) {
-    if (plan.words !== null && plan.after === null && !totalKnown(deps.store, plan, q.selection)) {
-      // A search's first page counts its matches in the same statement (firstSearchPage).
-      ({ rows, total } = await firstSearchPage(deps.store, plan));
-      rememberTotal(deps.store, plan, q.selection, types, total);
-    } else {
-      const memory = await inMemory(deps, plan, types);
-      total = await cachedCount(deps.store, plan, q.selection, types, async () =>
-        memory !== null ? countSelection(memory.selection) : countList(deps.store, plan),
-      );
-      const bySlot = memory === null ? null : memorySortSlot(plan, memory.table, memory.selection);
-      if (total === 0) rows = [];
-      else if (memory !== null && inPublishOrder(plan))
-        rows = publishOrderPage(memory.table, memory.selection, plan);
-      else if (memory !== null && bySlot !== null)
-        rows = slotOrderPage(memory.table, memory.selection, plan, bySlot);
-      else {
-        const sparse = total <= SPARSE_TOTAL;
-        const walk = sparse ? null : await numberWalk(deps.store, plan, types, total);
-        rows = await pageList(deps.store, plan, sparse, walk);
-      }
-    }
-  } else {
+  // The evaluator: previews in memory over the view's snapshots; a published list from the rows index when it
+  // answers, else SQL.
+  let answer: ListAnswer;
+  if (!published) {
     const all = await scope.view.entriesOfTypes(listedTypes(types).map((t) => t.key));
-    ({ total, rows } = listInMemory(all, types, chainsOf(scope.space.settings), plan));
-  }
+    answer = previewList(all, types, chainsOf(scope.space.settings), plan);
+  } else
+    answer =
+      (await deps.rowsIndex?.answer(plan, q.selection, types)) ??
+      (await sqlList(deps.store, plan, q.selection, types));
+  const { rows } = answer;
 
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
@@ -287,12 +193,12 @@ export async function listEntries(
         }
       : {}),
   });
-  return { items: entries, included, nextCursor, total, cv };
+  return { items: entries, included, nextCursor, total: answer.total, cv };
 }
 
 /**
  * The list's body as `JSON.stringify` writes it, with each entry's JSON as the rendered cache stored it: the
- * entries are most of a list's bytes, and serialising them again was a fifth of an uncached list's CPU.
+ * entries are most of a list's bytes, and serialising them again was a large share of an uncached list's CPU.
  */
 export function listBodyJson(body: ListResponse): string {
   const items = body.items.map(entryJson).join(',');

@@ -1,12 +1,14 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { StoreDialect } from '../../store/dialect/dialect.js';
 import { ANY_LOCALE, PATH_KEY } from './index-values.js';
+import { MISSING, placeholder, PRESENT } from './order.js';
 import type { ListPlan, Scalar, Source, Test } from './plan.js';
 import { isNumSlot, type SlotLayout, sortSlot } from './slots.js';
 
 /**
  * SQL fragments the entry-list statements (list-query-repo.ts) are built from: value tests, the locale rows of
- * a field, `under` ranges, and the sort order with its keyset condition. The same on both engines.
+ * a field, `under` ranges, and the sort order (order.ts's rules) with its keyset condition. The same on both
+ * engines.
  */
 
 export type Sql = RawBuilder<unknown>;
@@ -56,10 +58,20 @@ export interface Component {
   desc: boolean;
 }
 
-/** Entries without the value sort last in both directions: a 0/1 flag first, then the value. */
+/**
+ * order.ts's missing flags as statements spell them: literals in the SQL text (as parameters they would hide from
+ * the text which shape a statement is).
+ */
+const PRESENT_SQL = sql.raw(String(PRESENT));
+const MISSING_SQL = sql.raw(String(MISSING));
+
+/**
+ * A nullable sort key's two components (order.ts): the missing flag, always ascending so entries without the value
+ * sort last in both directions, then the value or its placeholder.
+ */
 const missingLast = (v: Sql, numeric: boolean, desc: boolean): Component[] => [
-  { expr: sql`case when ${v} is null then 1 else 0 end`, desc: false },
-  { expr: sql`coalesce(${v}, ${numeric ? 0 : ''})`, desc },
+  { expr: sql`case when ${v} is null then ${MISSING_SQL} else ${PRESENT_SQL} end`, desc: false },
+  { expr: sql`coalesce(${v}, ${placeholder(numeric)})`, desc },
 ];
 
 /** `rows`: the layout when list_rows (alias r) is the source, whose exact slots sort without a join. */
@@ -93,7 +105,9 @@ export function sortParts(
   return { joins, comps };
 }
 
-/** Rows strictly after the cursor's values, in the sort's order; the first bound lets an index seek there. */
+/**
+ * Rows strictly after the cursor's values (order.ts), in the sort's order; the first bound lets an index seek there.
+ */
 export function keyset(comps: readonly Component[], after: readonly Scalar[]): Sql {
   const [first] = comps;
   const a0 = after[0];

@@ -7,12 +7,13 @@ import type { ListPlan } from './plan.js';
 
 /**
  * A list's `total`, counted once per space, cv and selection and carried to later cvs a publish left it valid at
- * (issue 17): the caches list-service.ts counts through, whatever counts (SQL or the rows index).
+ * (issue 17): the caches both published evaluators count through, the rows index (rows/rows-index.ts) and SQL
+ * (sql-list.ts), so a total counted by one serves the other.
  */
 
 // `total` depends only on the space, the cv and the selection: every page of a listing shares it. The cache holds
 // the count's promise, so requests for a selection that arrive while it is being counted wait for that count
-// instead of each running their own (measured: 64 connections on a new selection ran 64 counts at once).
+// instead of each running their own (without it, concurrent requests on a new selection each ran the count).
 const totals = new WeakMap<Store, LRUCache<string, Promise<number>>>();
 function totalCache(store: Store): LRUCache<string, Promise<number>> {
   let cache = totals.get(store);

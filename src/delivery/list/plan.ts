@@ -1,6 +1,8 @@
 /**
- * A parsed entry list request (spec 4.3) in the form both evaluators take: SQL for published content
- * (src/delivery/list/list-query-repo.ts) and memory for draft and release previews (memory-list.ts).
+ * A parsed entry list request (spec 4.3) in the form its three evaluators take (list-service.ts picks one): the
+ * rows index for published lists of one type it can answer (rows/), SQL for every other published list
+ * (sql-list.ts, statements in list-query-repo.ts), and the preview evaluator for drafts and releases
+ * (preview-list.ts). Their order and cursor values follow order.ts.
  */
 
 import type { SlotLayout } from './slots.js';
@@ -57,21 +59,23 @@ export interface ListPlan {
   anyWord?: boolean;
   sort: SortKey[];
   limit: number;
-  /** Sort values of the last row of the previous page (the cursor), tiebreaker last. */
+  /** Sort values of the last row of the previous page (the cursor; order.ts says which), entry id last. */
   after: Scalar[] | null;
   /** The slots of `type` (list_rows, migration 0007), or null without a type. */
   layout: SlotLayout | null;
 }
 
-/** Sort values are compared as components: a nullable value adds a "missing" flag first (missing sort last). */
-export function nullableSort(source: SortSource): boolean {
-  if (source.kind === 'path') return true;
-  if (source.kind === 'value') return true;
-  if (source.kind === 'column') return source.nullable;
-  return false;
+/** One row of a page, as every evaluator answers it. */
+export interface ListRow {
+  entryId: string;
+  /** Its cursor values (order.ts). */
+  after: Scalar[];
+  /** The version's cv_from where the evaluator knows it: a hint for the entry cache. */
+  cvFrom?: number | null;
 }
 
-/** The number of components a sort yields, the entry id tiebreaker included. */
-export function componentCount(sort: readonly SortKey[]): number {
-  return sort.reduce((n, k) => n + (nullableSort(k.source) ? 2 : 1), 0) + 1;
+/** What an evaluator answers for a plan: the list's `total` and `limit + 1` rows from the cursor on. */
+export interface ListAnswer {
+  total: number;
+  rows: ListRow[];
 }

@@ -7,7 +7,7 @@ import { rejectUnknown, single } from '../params.js';
 import { LIST_PARAMS, rejectNul } from './list-params.js';
 import { type ListDeps, listBodyJson, listEntries, queryWithCursorCv } from './list-service.js';
 import { RenderedEntries } from '../rendered-entries.js';
-import { RowsIndex } from './rows-index.js';
+import { RowsIndex } from './rows/rows-index.js';
 import { LIST_DOC_PARAMS, optionList } from './option-lists.js';
 import { SITEMAP_PARAMS, sitemapStream } from './sitemap-service.js';
 import { entryTree, TREE_PARAMS } from './tree-service.js';

@@ -4,7 +4,7 @@ import { invalidQuery } from '../../errors/errors.js';
 import type { DeliveryDeps, Scope } from '../delivery-service.js';
 import { single } from '../params.js';
 import { chainsOf, indexValues, NOINDEX_KEY } from './index-values.js';
-import { compareScalar } from './memory-list.js';
+import { compareScalar } from './order.js';
 import { sitemapBatches, type SitemapRow } from './sitemap-repo.js';
 
 export const SITEMAP_PARAMS = ['locale', 'cv', 'draft', 'release', 'types'] as const;

@@ -1,16 +1,18 @@
-import type { ListPlan } from './plan.js';
-import type { MemoryPageRow, Selection } from './rows-selection.js';
-import { passesAll } from './rows-tests.js';
-import { type RowsTable, SORTED_RUNS_PER_ROW } from './rows-table.js';
-import { type NumSlot, slotOf, type StrSlot } from './slots.js';
+import { oneKeyCursor, readOneKeyCursor } from '../order.js';
+import type { ListPlan } from '../plan.js';
+import { isNumSlot, type NumSlot, type Slot, slotOf, type StrSlot } from '../slots.js';
+import { sortedRunFits, sortedRunsHold } from './policy.js';
+import { passesAll } from './row-tests.js';
+import type { MemoryPageRow, Selection } from './selection.js';
+import type { RowsTable } from './table.js';
 
 /**
  * The rows of one driving value (a category) in the order of one number slot (a rating), kept beside a rows table
- * (rows-table.ts), so a page of that value sorted by that number reads its `limit + 1` rows from where the cursor
- * or the number's own bounds put it instead of meeting every row of the value: a category of 5,000 by rating spent
- * 0.3-0.5 ms a page in the app doing that (its rows are scattered over the table's columns, so each is a cache
- * miss); from a sorted run it reads about `limit + 1` of them. Same order and cursor values as slotOrderPage
- * (rows-selection.ts) and the SQL. Pure, but for the runs it keeps per table.
+ * (table.ts), so a page of that value sorted by that number reads its `limit + 1` rows from where the cursor or the
+ * number's own bounds put it instead of meeting every row of the value (its rows are scattered over the table's
+ * columns, so each is a cache miss). Same order and cursor values as slotOrderPage (selection.ts) and the SQL
+ * (order.ts). Which values get a run, and how many rows a table's runs may hold: policy.ts. Pure, but for the runs
+ * it keeps per table.
  */
 
 /** Valued rows by (value, entry id) ascending, then the rows without a value by entry id. */
@@ -20,22 +22,11 @@ export interface SortedRun {
   valued: number;
 }
 
-/** Runs below this many rows are met row by row (cheap enough, and not worth a sort and the memory). */
-export const SORTED_RUN_MIN = 256;
-
-/**
- * Runs above this many rows are not sorted: the sort holds the event loop (3-9 ms for 5,000 rows measured in the
- * app's process, about 40 ms for 50,000), so it stays near 20 ms. Larger driving values are left to the SQL walk
- * by the number's index (list-service.ts memorySortSlot) or met row by row.
- */
-export const SORTED_RUN_MAX = 20_000;
-
 const runsOf = new WeakMap<RowsTable, { runs: Map<string, SortedRun>; rows: number }>();
 
 /**
  * The run of the rows of `code` in string slot `driver` (`rows`, in row order) sorted by number slot `by`: sorted
- * the first time a page asks for it (3-9 ms for 5,000 rows), then kept with the table; null once the table's
- * runs hold their share of rows.
+ * the first time a page asks for it, then kept with the table; null once the table's runs hold their share of rows.
  */
 export function sortedRun(
   table: RowsTable,
@@ -50,7 +41,7 @@ export function sortedRun(
   const known = held.runs.get(key);
   if (known !== undefined) return known;
   const nums = table.numColumn(by);
-  if (nums === undefined || held.rows + rows.length > SORTED_RUNS_PER_ROW * table.size) return null;
+  if (nums === undefined || !sortedRunsHold(held.rows, rows.length, table.size)) return null;
   const ids = table.entryId;
   const idOrder = table.idOrder;
   const order = rows.slice().sort((a, b) => {
@@ -67,6 +58,17 @@ export function sortedRun(
   held.runs.set(key, run);
   held.rows += rows.length;
   return run;
+}
+
+/**
+ * The driving value's rows sorted by `slot`, for a selection driven by one value whose rows fit a run (policy.ts
+ * sortedRunFits) sorted by a number slot, or null: its pages read about `limit + 1` rows.
+ */
+export function sortedRunOf(table: RowsTable, selection: Selection, slot: Slot): SortedRun | null {
+  const [rows] = selection.runs;
+  if (!isNumSlot(slot) || selection.driver === null || rows === undefined) return null;
+  if (!sortedRunFits(rows.length)) return null;
+  return sortedRun(table, selection.driver.slot, selection.driver.code, slot, rows);
 }
 
 /**
@@ -156,15 +158,15 @@ export function sortedRunPage(
   const after = plan.after;
   const ids = table.entryId;
   const sign = desc ? -1 : 1;
-  /** Whether row `r` comes after the cursor in the sort's order. */
+  const cursor = after === null ? null : readOneKeyCursor(after);
+  /** Whether row `r` comes after the cursor in the sort's order (order.ts: missing values last, then entry id). */
   const pastCursor = (r: number): boolean => {
-    if (after === null) return true;
-    const missing = Number.isNaN(nums[r]) ? 1 : 0;
-    const cursorMissing = Number(after[0]);
-    if (missing !== cursorMissing) return missing > cursorMissing;
-    const v = missing === 1 ? 0 : nums[r]!;
-    const cv = Number(after[1] ?? 0);
-    const c = v !== cv ? (v < cv ? -1 : 1) : table.idOrder(ids[r]!, String(after[2]));
+    if (cursor === null) return true;
+    const missing = Number.isNaN(nums[r]);
+    if (missing !== cursor.missing) return missing;
+    const v = missing ? 0 : nums[r]!;
+    const cv = Number(cursor.value);
+    const c = v !== cv ? (v < cv ? -1 : 1) : table.idOrder(ids[r]!, cursor.entryId);
     return sign * c > 0;
   };
   const out: MemoryPageRow[] = [];
@@ -183,11 +185,11 @@ export function sortedRunPage(
     for (let i = lo; i < n && out.length < want; i++) {
       const r = at(i);
       if (!passesAll(selection.tests, r)) continue;
-      const missing = Number.isNaN(nums[r]);
+      const v = nums[r]!;
       out.push({
         entryId: ids[r]!,
         cvFrom: table.cvFrom[r]!,
-        after: [missing ? 1 : 0, missing ? 0 : nums[r]!, ids[r]!],
+        after: oneKeyCursor(Number.isNaN(v) ? null : v, true, ids[r]!),
       });
     }
     if (out.length >= want) break;

@@ -1,19 +1,20 @@
 import type { EntrySnapshot, TypeMap } from '../../content/model.js';
 import { ANY_LOCALE, indexValues, type IndexValue, searchTexts } from './index-values.js';
+import {
+  compareComponents,
+  compareScalar,
+  componentDirections,
+  nullableComponents,
+  numericSort,
+} from './order.js';
 import type { Column, Cond, ListPlan, Locs, Scalar, SortKey, Test } from './plan.js';
-import { utf8Compare } from './rows-table.js';
 
 /**
- * Draft and release previews of entry lists, evaluated in memory over the view's snapshots (preview traffic is
- * small and never cached; published lists are SQL). Same derived values and the same comparison rules as the
- * SQL (UTF-8 byte order for text, numbers as numbers), so a preview orders like the published list would.
+ * The preview evaluator: draft and release lists (spec 3.4, 4.1 `draft`, `release`) evaluated over the view's
+ * snapshots, which are not in the list tables (those hold published versions only). Preview traffic is small and
+ * never cached, so every request derives the values anew: the values the list tables would hold (index-values.ts),
+ * ordered and paged by the rules of order.ts, so a preview orders and pages like the published list would.
  */
-
-/** Text in UTF-8 byte order (SQLite BINARY, PostgreSQL collation "C"), numbers numerically. */
-export function compareScalar(a: Scalar, b: Scalar): number {
-  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
-  return utf8Compare(String(a), String(b));
-}
 
 function passes(v: Scalar | null, t: Test): boolean {
   if (v === null) return false;
@@ -74,26 +75,11 @@ function sortValues(c: Candidate, sort: readonly SortKey[], locale: string): Sca
           ? (c.s.paths?.[locale] ?? null)
           : (c.values.find((x) => x.key === source.key && inLocs(x.loc, source.locs, locale))?.[source.col] ??
             null);
-      out.push(v === null ? 1 : 0, v ?? (source.kind === 'value' && source.col === 'num' ? 0 : ''));
+      out.push(...nullableComponents(v, numericSort(source)));
     }
   }
   out.push(c.s.id);
   return out;
-}
-
-function directions(sort: readonly SortKey[]): boolean[] {
-  const dirs = sort.flatMap((k) =>
-    k.source.kind === 'path' || k.source.kind === 'value' ? [false, k.desc] : [k.desc],
-  );
-  return [...dirs, sort.at(-1)?.desc ?? false];
-}
-
-function compareRows(a: readonly Scalar[], b: readonly Scalar[], desc: readonly boolean[]): number {
-  for (let i = 0; i < desc.length; i++) {
-    const c = compareScalar(a[i] ?? '', b[i] ?? '');
-    if (c !== 0) return desc[i] ? -c : c;
-  }
-  return 0;
 }
 
 const fold = (w: string): string => w.normalize('NFD').replace(/\p{M}/gu, '');
@@ -111,8 +97,8 @@ function occurrences(text: string, words: readonly string[]): number {
   return [...wanted].every((w) => hits.includes(w)) ? hits.length : 0;
 }
 
-/** The whole evaluation for a preview: total and one page of entry ids with their cursor values. */
-export function listInMemory(
+/** The whole evaluation of a preview list: its total and one page of entry ids with their cursor values. */
+export function previewList(
   snapshots: readonly EntrySnapshot[],
   types: TypeMap,
   chains: ReadonlyMap<string, string[]>,
@@ -134,9 +120,9 @@ export function listInMemory(
     if (!plan.conds.every((cond) => matches(c, cond, plan.locale))) continue;
     out.push({ entryId: s.id, after: sortValues(c, plan.sort, plan.locale) });
   }
-  const desc = directions(plan.sort);
-  out.sort((a, b) => compareRows(a.after, b.after, desc));
+  const desc = componentDirections(plan.sort);
+  out.sort((a, b) => compareComponents(a.after, b.after, desc));
   const after = plan.after;
-  const from = after === null ? out : out.filter((r) => compareRows(r.after, after, desc) > 0);
+  const from = after === null ? out : out.filter((r) => compareComponents(r.after, after, desc) > 0);
   return { total: out.length, rows: from.slice(0, plan.limit + 1) };
 }

@@ -1,29 +1,39 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import { entryChangesThrough } from '../../store/entry-version-cache.js';
-import type { Store } from '../../store/open-store.js';
-import type { ListPlan } from './plan.js';
-import { loadRowsChunk } from './rows-table-repo.js';
-import { type RowsTable, RowsTableBuilder } from './rows-table.js';
-import { rowLocale } from './slots.js';
+import type { TypeMap } from '../../../content/model.js';
+import { entryChangesThrough } from '../../../store/entry-version-cache.js';
+import type { Store } from '../../../store/open-store.js';
+import { cachedCount, typesFingerprint } from '../list-totals.js';
+import { inPublishOrder } from '../order.js';
+import type { ListAnswer, ListPlan } from '../plan.js';
+import { isNumSlot, rowLocale, type Slot } from '../slots.js';
+import { sqlPage } from '../sql-list.js';
+import { CHUNK_ROWS, leftToWalk, reloadDue, retryDue } from './policy.js';
+import {
+  answerable,
+  compileSelection,
+  countSelection,
+  publishOrderPage,
+  type Selection,
+  slotOrderPage,
+  sortedBySlot,
+} from './selection.js';
+import { sortedRunOf } from './sorted-runs.js';
+import { loadRowsChunk } from './table-repo.js';
+import { type RowsTable, RowsTableBuilder } from './table.js';
 
 /**
- * The list rows of the types lists read, in memory per (space, type, row locale), up to LIST_INDEX_MB
- * (src/delivery/list/rows-table.ts says what a table answers). A table is read at one cv and answers every cv at
- * which no entry of its type changed (the change log of src/store/entry-changes.ts says so, as it does for carried
- * counts); after a publish that changed one, the next list of the type starts reading a new table and is answered
- * by SQL meanwhile, so no request waits for a load.
+ * The rows index: the list rows of the types lists read, in memory per (space, type, row locale), up to
+ * LIST_INDEX_MB, and the one entry list-service.ts asks about a published list, `answer`. It answers lists of one
+ * type whose filters are all slot tests (selection.ts says which) from a table (table.ts); every other list, and
+ * every list while its table is loading, is SQL's (sql-list.ts). Its thresholds are in policy.ts.
  *
- * Loads are paced: a table is read again at most once per ten times its last load took (a 100k-row table loads in
- * about 0.45 s on SQLite here, so at most every 4.5 s however often the type is published), and in chunks of
- * `CHUNK_ROWS` with a turn of the event loop between them, since SQLite reads block it (about 8 ms a chunk).
+ * A table is read at one cv and answers every cv at which no entry of its type changed (the change log of
+ * src/store/entry-changes.ts says so, as it does for carried counts); after a publish that changed one, the next
+ * list of the type starts reading a new table and is answered by SQL meanwhile, so no request waits for a load.
+ * Loads are paced (policy.ts `reloadDue`) and read `CHUNK_ROWS` at a time with a turn of the event loop between
+ * chunks, since SQLite reads block it.
  */
-
-const CHUNK_ROWS = 1000;
-/** A table is loaded again at most once per this many times its last load took. */
-const PACE = 10;
-/** A type too large for the budget is not tried again for this long. */
-const RETRY_TOO_LARGE_MS = 10 * 60_000;
 
 /** The table a plan reads: its type, its row locale, and the key they make with the space and type definitions. */
 interface Target {
@@ -72,6 +82,29 @@ export class RowsIndex {
   }
 
   /**
+   * A published list's `total` and page (`limit + 1` rows from the cursor on), or undefined: SQL answers it
+   * (sql-list.ts). `selection` is the list's canonical selection (list-params.ts), which keys its cached total with
+   * `types`, the type definitions of the plan's cv. The total is counted here, through the same cache SQL counts
+   * through; the page comes from the table in publish order and by one slot, except a page SQL walks more cheaply
+   * (policy.ts `leftToWalk`), which the table leaves to SQL's page statement.
+   */
+  async answer(plan: ListPlan, selection: string, types: TypeMap): Promise<ListAnswer | undefined> {
+    const { layout } = plan;
+    // A list no table could answer (a text filter, `under`, search) neither loads one nor counts as answered by SQL.
+    if (layout === null || !answerable(plan, layout)) return undefined;
+    const table = await this.tableFor(plan, typesFingerprint(types));
+    const compiled = table === null ? null : compileSelection(table, plan, layout);
+    this.lists[compiled !== null ? 'memory' : 'sql']++;
+    if (table === null || compiled === null) return undefined;
+    const total = await cachedCount(this.store, plan, selection, types, async () => countSelection(compiled));
+    const page = memoryPage(plan, table, compiled);
+    if (total === 0) return { total, rows: [] };
+    if (page === 'publish') return { total, rows: publishOrderPage(table, compiled, plan) };
+    if (page !== null) return { total, rows: slotOrderPage(table, compiled, plan, page) };
+    return { total, rows: await sqlPage(this.store, plan, types, total) };
+  }
+
+  /**
    * The table of the plan's type and locale that holds the rows of `plan.cv`, or null: then the caller asks SQL,
    * and a load starts unless one runs or ran too recently. `typesKey` names the type definitions of the cv (the
    * slot layout follows from them).
@@ -90,11 +123,6 @@ export class RowsIndex {
     const target = targetOf(plan, typesKey);
     if (target === null) return Promise.resolve(null);
     return this.startLoad(target, plan, undefined, true) ?? Promise.resolve(null);
-  }
-
-  /** Counts a published list of one type by what answered it (GET /metrics). */
-  answered(fromMemory: boolean): void {
-    this.lists[fromMemory ? 'memory' : 'sql']++;
   }
 
   stats(): RowsIndexStats {
@@ -136,9 +164,10 @@ export class RowsIndex {
     if (!now) {
       // A request pinned to an older cv than the table's is answered by SQL rather than by another table.
       if (known !== undefined && plan.cv < known.table.cv) return undefined;
-      if (known !== undefined && performance.now() - known.loadedAt < known.loadMs * PACE) return undefined;
+      if (known !== undefined && !reloadDue(known.loadedAt, known.loadMs, performance.now()))
+        return undefined;
       const refused = this.tooLarge.get(key);
-      if (refused !== undefined && performance.now() - refused < RETRY_TOO_LARGE_MS) return undefined;
+      if (refused !== undefined && !retryDue(refused, performance.now())) return undefined;
     }
     const started = this.read(target, plan.spaceId, plan.cv).finally(() => this.loading.delete(key));
     this.loading.set(key, started);
@@ -177,4 +206,18 @@ export class RowsIndex {
     this.loads.loaded++;
     return table;
   }
+}
+
+/**
+ * Where the page of a selection the table answers comes from: the table's rows in publish order, a slot the table
+ * sorts by, or null (SQL's page statement). A page sorted by a number that SQL can walk by that number's index (a
+ * driving filter makes it read list_rows) is left to SQL above WALK_OVER_MEMORY candidates, unless the driving
+ * value's sorted run reads it in about `limit + 1` rows.
+ */
+function memoryPage(plan: ListPlan, table: RowsTable, selection: Selection): 'publish' | Slot | null {
+  if (inPublishOrder(plan.sort)) return 'publish';
+  const slot = plan.layout === null ? null : sortedBySlot(plan, plan.layout);
+  if (slot === null) return null;
+  if (!leftToWalk(isNumSlot(slot) && selection.driven, selection.size)) return slot;
+  return sortedRunOf(table, selection, slot) !== null ? slot : null;
 }

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
-import { prepared } from '../../store/dialect/pg-named-statements.js';
-import type { Store } from '../../store/open-store.js';
-import type { LoadedRow } from './rows-table.js';
-import { NUM_SLOTS, STR_SLOTS } from './slots.js';
+import { prepared } from '../../../store/dialect/pg-named-statements.js';
+import type { Store } from '../../../store/open-store.js';
+import { NUM_SLOTS, STR_SLOTS } from '../slots.js';
+import type { LoadedRow } from './table.js';
 
 /** What one chunk of a rows table load selects: a list_rows row at a cv, in (published_at, entry_id) order. */
 export interface RowsChunkQuery {
   spaceId: string;
   type: string;
-  /** The row locale (slots.ts rowLocale). */
+  /** The row locale (../slots.ts rowLocale). */
   loc: string;
   cv: number;
   /** The last row of the previous chunk: (published_at, entry_id). */

@@ -1,14 +1,16 @@
-import { NUM_SLOTS, type NumSlot, STR_SLOTS, type StrSlot } from './slots.js';
+import { codeUnitCompare, needsUtf8Compare, utf8Compare } from '../order.js';
+import { NUM_SLOTS, type NumSlot, STR_SLOTS, type StrSlot } from '../slots.js';
+import { SORTED_RUNS_PER_ROW } from './policy.js';
 
 /**
- * The list rows of one type in one row locale at one cv, in memory (src/delivery/list/rows-index.ts keeps them),
- * so a list whose filters are all slot tests counts its matches and, in publish order, reads its page without a
- * statement (rows-selection.ts; the filters as tests on its columns in rows-tests.ts). Counting a new selection in SQL reads every matching index entry (0.4–0.9 ms on SQLite, 1–1.8 ms on
- * PostgreSQL for 5,000 of 100k rows); here it visits the same rows in typed arrays.
+ * The list rows of one type in one row locale at one cv, in memory (rows-index.ts keeps them), so a list whose
+ * filters are all slot tests counts its matches and reads its pages without a statement (selection.ts; the filters
+ * as tests on its columns in row-tests.ts). Counting a new selection in SQL reads every matching index entry; here
+ * it visits the same rows in typed arrays.
  *
- * Same answers as the SQL of list-query-repo.ts on the same rows: slots compared as the engines compare them (text
- * in UTF-8 byte order, numbers as numbers), a missing value outside every test and inside its negation, rows in
- * (published_at, entry_id) order as the load read them. Pure.
+ * Same answers as the SQL of list-query-repo.ts on the same rows: slots compared as the engines compare them
+ * (order.ts), a missing value outside every test and inside its negation, rows in (published_at, entry_id) order as
+ * the load read them. Pure.
  */
 
 /** One row as the load reads it, in (published_at, entry_id) order. */
@@ -20,31 +22,6 @@ export interface LoadedRow {
   num: readonly (number | null)[];
 }
 
-/**
- * Compares strings in UTF-8 byte order (SQLite BINARY, PostgreSQL collation "C"). UTF-16 code units order the same
- * way except that surrogates (code points from U+10000) sort below U+E000–U+FFFF in UTF-16 and above them in UTF-8.
- */
-export function utf8Compare(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x < y ? -1 : 1;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
-/** UTF-16 order, which is UTF-8 order for strings without code units from U+D800 on (see utf8Compare). */
-const codeUnitCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Whether a string has a code unit where UTF-16 and UTF-8 order may differ. */
-const ABOVE_D800 = /[\ud800-\uffff]/;
-
 /** A string slot: each row's value as a code into its dictionary (-1: none), codes in order of first appearance. */
 export interface StrColumn {
   codes: Int32Array;
@@ -55,29 +32,25 @@ export interface StrColumn {
   groups?: { start: Int32Array; rows: Int32Array };
 }
 
-// Heap per row, measured on the bench's 100k posts (13.2 MB estimated, 12.5 MB of heap and external memory
-// measured): `cv_from` (8) and the two string arrays' pointers (16); per filled slot 8 (a number, or a string's
-// code and its place in the groups); per string its characters (one byte each for ids and times, two counted for
-// slot values) and about 16 of header; per distinct slot value a map entry.
+// Heap per row, checked against the heap measured on the bench's posts (docs/operations.md, "The rows index"):
+// `cv_from` (8) and the two string arrays' pointers (16); per filled slot 8 (a number, or a string's code and its
+// place in the groups); per string its characters (one byte each for ids and times, two counted for slot values)
+// and about 16 of header; per distinct slot value a map entry.
 const ROW_BYTES = 24;
 const SLOT_BYTES = 8;
 const STRING_BYTES = 16;
 const MAP_ENTRY_BYTES = 24;
-/**
- * Rows all a table's sorted runs (rows-sorted.ts) may hold, per row of the table: two runs per row, for example
- * every value of one string slot by two number slots. The table's byte estimate counts them, 4 bytes a row of a run.
- */
-export const SORTED_RUNS_PER_ROW = 2;
+/** The table's share of sorted runs (sorted-runs.ts, policy.ts SORTED_RUNS_PER_ROW), 4 bytes a row of a run. */
 const SORTED_RUN_BYTES = 4 * SORTED_RUNS_PER_ROW;
 
 /**
  * Builds a table chunk by chunk as the load reads it, so the work of a large type is spread over as many turns of
- * the event loop as the load takes (no step of a 100k-row table blocks requests for long). No string is sorted:
- * `in` looks codes up, comparisons compare values (sorting a dictionary of 100k dates took 250–400 ms here).
+ * the event loop as the load takes (no step of a large table blocks requests for long). No string is sorted:
+ * `in` looks codes up, comparisons compare values (sorting a large dictionary would hold the event loop).
  */
 export class RowsTableBuilder {
   // Typed columns grown by doubling, so finishing copies memory instead of converting arrays of numbers (which
-  // blocked the event loop for 14–27 ms at the end of a 100k-row load).
+  // held the event loop at the end of a large load).
   private cvFrom = new Float64Array(1024);
   private readonly publishedAt: string[] = [];
   private readonly entryId: string[] = [];
@@ -119,7 +92,7 @@ export class RowsTableBuilder {
       this.cvFrom[at] = r.cvFrom;
       this.publishedAt.push(r.publishedAt);
       this.entryId.push(r.entryId);
-      if (this.plainIds && ABOVE_D800.test(r.entryId)) this.plainIds = false;
+      if (this.plainIds && needsUtf8Compare(r.entryId)) this.plainIds = false;
       this.stringBytes += r.publishedAt.length + r.entryId.length + 2 * STRING_BYTES;
       for (let i = 0; i < STR_SLOTS.length; i++) {
         const v = r.str[i];
@@ -230,7 +203,7 @@ export class RowsTable {
   /** Every row, in row order: the candidates of a list without a driving filter. */
   allRows(): Int32Array {
     if (this.every === undefined) {
-      // A plain loop: Int32Array.from with a mapping function took 5 ms for 100k rows.
+      // A plain loop: Int32Array.from with a mapping function was far slower.
       this.every = new Int32Array(this.size);
       for (let i = 0; i < this.size; i++) this.every[i] = i;
     }

@@ -1,7 +1,12 @@
-import { compareScalar } from './memory-list.js';
-import type { Cond, ListPlan, Scalar } from './plan.js';
-import { type CompiledTest, inCodes, isString, numTest, passesAll, strTest, valuesOf } from './rows-tests.js';
-import { type RowsTable, utf8Compare } from './rows-table.js';
+import {
+  compareScalar,
+  oneKeyCursor,
+  placeholder,
+  publishOrderCursor,
+  readOneKeyCursor,
+  utf8Compare,
+} from '../order.js';
+import type { Cond, ListPlan, Scalar } from '../plan.js';
 import {
   drivesRows,
   isNumSlot,
@@ -10,13 +15,15 @@ import {
   slotOf,
   sortSlot,
   type StrSlot,
-} from './slots.js';
-import { SORTED_RUN_MAX, SORTED_RUN_MIN, type SortedRun, sortedRun, sortedRunPage } from './rows-sorted.js';
+} from '../slots.js';
+import { type CompiledTest, inCodes, isString, numTest, passesAll, strTest, valuesOf } from './row-tests.js';
+import { sortedRunOf, sortedRunPage } from './sorted-runs.js';
+import type { RowsTable } from './table.js';
 
 /**
- * A list's selection on a rows table (rows-table.ts): its candidates (a driving filter's rows, or every row), its
- * other filters as tests (rows-tests.ts), its count, and its page in publish order with the SQL's cursor values
- * (list-query-repo.ts answers the same on the same rows). Pure.
+ * A list's selection on a rows table (table.ts): its candidates (a driving filter's rows, or every row), its other
+ * filters as tests (row-tests.ts), its count, and its pages in publish order or by one slot, with the cursor values
+ * of order.ts (list-query-repo.ts answers the same on the same rows). Pure.
  */
 
 /** A selection compiled against one table: the rows it may start from and the tests every row must pass. */
@@ -103,14 +110,8 @@ export function countSelection(selection: Selection): number {
 export interface MemoryPageRow {
   entryId: string;
   cvFrom: number;
-  /** The cursor values the SQL yields for the row: its sort values, the entry id last. */
+  /** The row's cursor values (order.ts), as the SQL yields them. */
   after: Scalar[];
-}
-
-/** Whether a plan's sort is publish order, the order the table's rows are in (either direction). */
-export function inPublishOrder(plan: ListPlan): boolean {
-  const [key] = plan.sort;
-  return plan.sort.length === 1 && key?.source.kind === 'column' && key.source.column === 'published_at';
 }
 
 /**
@@ -156,8 +157,8 @@ function concat(runs: readonly Int32Array[]): Int32Array {
 const merged = (runs: readonly Int32Array[]): Int32Array => concat(runs).sort();
 
 /**
- * One page in publish order (`inPublishOrder`): `limit + 1` matching rows from the cursor on, as pageList answers
- * them. Several driving values' runs are merged in row order.
+ * One page in publish order (order.ts `inPublishOrder`, the order of the table's rows): `limit + 1` matching rows
+ * from the cursor on, as pageList answers them. Several driving values' runs are merged in row order.
  */
 export function publishOrderPage(table: RowsTable, selection: Selection, plan: ListPlan): MemoryPageRow[] {
   const desc = plan.sort[0]?.desc ?? false;
@@ -171,7 +172,7 @@ export function publishOrderPage(table: RowsTable, selection: Selection, plan: L
     out.push({
       entryId: table.entryId[row]!,
       cvFrom: table.cvFrom[row]!,
-      after: [table.publishedAt[row]!, table.entryId[row]!],
+      after: publishOrderCursor(table.publishedAt[row]!, table.entryId[row]!),
     });
   };
   const from = firstAtLeast(run, boundary);
@@ -190,23 +191,12 @@ export function sortedBySlot(plan: ListPlan, layout: SlotLayout): Slot | null {
 }
 
 /**
- * The driving value's rows sorted by `slot` (rows-sorted.ts), for a selection driven by one value of
- * SORTED_RUN_MIN to SORTED_RUN_MAX rows sorted by a number slot, or null: its pages read about `limit + 1` rows.
- */
-export function sortedRunOf(table: RowsTable, selection: Selection, slot: Slot): SortedRun | null {
-  const [rows] = selection.runs;
-  if (!isNumSlot(slot) || selection.driver === null || rows === undefined) return null;
-  if (rows.length < SORTED_RUN_MIN || rows.length > SORTED_RUN_MAX) return null;
-  return sortedRun(table, selection.driver.slot, selection.driver.code, slot, rows);
-}
-
-/**
- * One page sorted by one slot (`sortedBySlot`) in the SQL's order: entries with a value first in both directions,
- * by value in the sort's direction, then by entry id in it; cursor values [missing, value or 0 or '', entry id].
+ * One page sorted by one slot (`sortedBySlot`) in the SQL's order (order.ts): entries with a value first in both
+ * directions, by value in the sort's direction, then by entry id in it; cursor values `[missing, value, entry id]`.
  * A driving value's sorted run (sortedRunOf) has the rows in that order; otherwise the candidates are not, so each
  * one that passes the filters and comes after the cursor is compared with the worst of the `limit + 1` best kept so
- * far: one comparison for most, an insertion for few. SQL sorts every
- * match of such a list without a driving filter (100k posts by rating: 212 ms a page on SQLite).
+ * far: one comparison for most, an insertion for few (SQL sorts every match of such a list without a driving
+ * filter).
  */
 export function slotOrderPage(
   table: RowsTable,
@@ -223,25 +213,25 @@ export function slotOrderPage(
   const idOrder = table.idOrder;
   const has = (r: number): boolean =>
     nums !== undefined ? !Number.isNaN(nums[r]) : strs !== undefined && strs.codes[r]! >= 0;
+  /** The row's value, or the placeholder of a missing one (order.ts). */
   const value = (r: number): Scalar => {
     if (nums !== undefined) return has(r) ? nums[r]! : 0;
     if (strs !== undefined && has(r)) return strs.dict[strs.codes[r]!]!;
-    return isNumSlot(slot) ? 0 : '';
+    return placeholder(isNumSlot(slot));
   };
-  /** Row against row, or row against the cursor's values: the SQL's order. */
-  const compare = (r: number, missing: number, v: Scalar, id: string): number => {
-    const m = has(r) ? 0 : 1;
-    if (m !== missing) return m - missing;
+  /** Row against row, or row against the cursor's values: missing values last, then value, then entry id. */
+  const compare = (r: number, missing: boolean, v: Scalar, id: string): number => {
+    const m = !has(r);
+    if (m !== missing) return m ? 1 : -1;
     return sign * (compareScalar(value(r), v) || idOrder(ids[r]!, id));
   };
-  const compareRows = (a: number, b: number): number => compare(a, has(b) ? 0 : 1, value(b), ids[b]!);
-  const after = plan.after;
+  const compareRows = (a: number, b: number): number => compare(a, !has(b), value(b), ids[b]!);
+  const cursor = plan.after === null ? null : readOneKeyCursor(plan.after);
   const want = plan.limit + 1;
   const best: number[] = [];
   // The worst row kept, once `want` are: most candidates are compared with it and rejected before any test runs, for
-  // a number slot with the comparison written out (a category of 5,000 by whole-number rating, mostly ties broken by
-  // entry id: 240-280 µs a page through a call per candidate and utf8Compare, 90 µs so; filtering every candidate
-  // first, as the count does, was slower).
+  // a number slot with the comparison written out (`compare` above, inlined: a call per candidate and utf8Compare
+  // cost most of such a page; filtering every candidate first, as the count does, was slower).
   let worst = -1;
   let worstMissing = 0;
   let worstValue = 0;
@@ -262,7 +252,7 @@ export function slotOrderPage(
         }
       }
       if (!passesAll(selection.tests, r)) continue;
-      if (after !== null && compare(r, Number(after[0]), after[1] ?? 0, String(after[2])) <= 0) continue;
+      if (cursor !== null && compare(r, cursor.missing, cursor.value, cursor.entryId) <= 0) continue;
       let lo = 0;
       let hi = best.length;
       while (lo < hi) {
@@ -281,6 +271,6 @@ export function slotOrderPage(
   return best.map((r) => ({
     entryId: ids[r]!,
     cvFrom: table.cvFrom[r]!,
-    after: [has(r) ? 0 : 1, value(r), ids[r]!],
+    after: oneKeyCursor(has(r) ? value(r) : null, isNumSlot(slot), ids[r]!),
   }));
 }
