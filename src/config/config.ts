@@ -108,6 +108,12 @@ export interface Config {
   };
   /** Requests per minute per token on the delivery API (spec 8: 1,200). */
   readonly rateLimitPerMinute: number;
+  /**
+   * RATE_LIMIT_SHARE_PER_MINUTE: each visitor's share of a token with origins (a token published in a
+   * site's pages), counted beside the token's own limit, so one client cannot spend a site's budget (issue 28
+   * item 12). 0: no share, the token's limit alone. Tokens without origins (server-side rendering) have none.
+   */
+  readonly rateLimitVisitorSharePerMinute: number;
   /** Bound on cv staleness when no publish notification arrives (the fallback poll of src/cluster/). */
   readonly cvPollMs: number;
   /** WORKERS: processes `folio serve` runs on one port (`auto`: one per core; src/cluster/worker-pool.ts). */
@@ -316,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
       pinnedTtlSeconds: int(env, 'CACHE_PINNED_TTL_SECONDS', 86_400, 1, 31_536_000),
     }),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_DELIVERY_PER_MINUTE', 1200, 1, 100_000_000),
+    rateLimitVisitorSharePerMinute: int(env, 'RATE_LIMIT_SHARE_PER_MINUTE', 300, 0, 100_000_000),
     cvPollMs: int(env, 'CV_POLL_MS', 1000, 50, 3_600_000),
     workers: workerCount(env),
     activityRetentionDays: int(env, 'ACTIVITY_RETENTION_DAYS', 365, 1, 36_500),
