@@ -89,6 +89,8 @@ export interface Config {
   readonly embeddings: EmbeddingsConfig;
   /** SEARCH_INDEX_MAX_MB: memory for the in-process vector indexes of semantic search (least recently used dropped). */
   readonly searchIndexMaxMb: number;
+  /** SEARCH_QUEUE_MAX: query embeddings waiting for the model per process; past it 503 with Retry-After. */
+  readonly searchQueueMax: number;
   /** ENTRY_CACHE_MB: parsed published entry versions kept in memory for uncached delivery (0: off). */
   readonly entryCacheMb: number;
   /** RENDER_CACHE_MB: rendered published entries with their JSON, per cv, for uncached lists (0: off). */
@@ -310,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     turnstileTimeoutMs: int(env, 'TURNSTILE_TIMEOUT_MS', 5000, 100, 60_000),
     embeddings: Object.freeze(embeddingsConfig(env)),
     searchIndexMaxMb: int(env, 'SEARCH_INDEX_MAX_MB', 1024, 16, 1_048_576),
+    searchQueueMax: int(env, 'SEARCH_QUEUE_MAX', 16, 1, 100_000),
     entryCacheMb: int(env, 'ENTRY_CACHE_MB', 64, 0, 65_536),
     renderCacheMb: int(env, 'RENDER_CACHE_MB', 32, 0, 65_536),
     listIndexMb: int(env, 'LIST_INDEX_MB', 128, 0, 65_536),
