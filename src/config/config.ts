@@ -60,6 +60,13 @@ export type EmbeddingsConfig =
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /**
+   * REQUEST_TIMEOUT_MS: a request's line, headers and body must all arrive within it (Node's requestTimeout),
+   * else 408 (issue 28 item 10). Long enough for the largest upload (50 MB assets) over a slow link.
+   */
+  readonly requestTimeoutMs: number;
+  /** BODY_TIMEOUT_MS: how long a request body may stop arriving before 408 (a trickled body; issue 28 item 10). */
+  readonly bodyTimeoutMs: number;
   readonly dataDir: string;
   readonly store: StoreConfig;
   readonly redisUrl: string | null;
@@ -294,6 +301,8 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port,
     host,
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 10_000, 1000, 3_600_000),
     dataDir,
     store,
     redisUrl,

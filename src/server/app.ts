@@ -20,6 +20,7 @@ import { searchRoutes } from '../search/routes.js';
 import { syncRoutes } from '../sync/routes.js';
 import { setEntryCacheBytes } from '../store/entry-version-cache.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
+import { registerBodyTimeouts, timeoutOptions } from './body-timeouts.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
 import { clientErrorHandler } from './client-errors.js';
 import { frameworkErrors, registerErrorHandlers } from './error-handler.js';
@@ -31,16 +32,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy,
     bodyLimit: 64 * 1024,
+    // Issue 28 item 10: Fastify's default (0) turns Node's request timeout off; REQUEST_TIMEOUT_MS bounds it.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: timeoutOptions(deps.config.requestTimeoutMs),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
     // Errors raised before a route runs (routing, Node's HTTP parser) leave as the 7.1 envelope too.
     frameworkErrors,
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(deps.config.requestTimeoutMs),
     // Per-request logs only at debug and trace: at info a busy instance would log every cache hit.
     logController: new LogController({
       disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
     }),
   });
   registerErrorHandlers(app);
+  // Before the delivery pipeline's hook: a trickled body is timed from its start, even one refused by auth.
+  registerBodyTimeouts(app, deps.config.bodyTimeoutMs);
   setEntryCacheBytes(deps.store, deps.config.entryCacheMb * 1024 * 1024);
   // Before any route: the OpenAPI document collects routes as they are added (GET /v1/openapi.json).
   await registerOpenApi(app, deps.config);
