@@ -94,6 +94,16 @@ export interface Config {
   readonly turnstileVerifyUrl: string;
   /** EMBEDDINGS_*: the embedding provider of semantic search; EMBEDDINGS_TIMEOUT_MS bounds every call. */
   readonly embeddings: EmbeddingsConfig;
+  /**
+   * Derived images (issue 28 item 9): IMAGE_CACHE_MAX_MB, what they may take in the blob store in all (bytes here);
+   * IMAGE_VARIANTS_PER_ASSET, how many one asset keeps (least recently used evicted past either); and
+   * IMAGE_DERIVATIONS_PER_MINUTE, new variants one visitor may have made per minute (0: no limit).
+   */
+  readonly images: {
+    readonly cacheMaxBytes: number;
+    readonly variantsPerAsset: number;
+    readonly derivationsPerMinute: number;
+  };
   /** SEARCH_INDEX_MAX_MB: memory for the in-process vector indexes of semantic search (least recently used dropped). */
   readonly searchIndexMaxMb: number;
   /** SEARCH_QUEUE_MAX: query embeddings waiting for the model per process; past it 503 with Retry-After. */
@@ -320,6 +330,11 @@ export function loadConfig(env: Env = process.env): Config {
       'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     turnstileTimeoutMs: int(env, 'TURNSTILE_TIMEOUT_MS', 5000, 100, 60_000),
     embeddings: Object.freeze(embeddingsConfig(env)),
+    images: Object.freeze({
+      cacheMaxBytes: int(env, 'IMAGE_CACHE_MAX_MB', 1024, 1, 1_048_576) * 1024 * 1024,
+      variantsPerAsset: int(env, 'IMAGE_VARIANTS_PER_ASSET', 100, 1, 100_000),
+      derivationsPerMinute: int(env, 'IMAGE_DERIVATIONS_PER_MINUTE', 60, 0, 1_000_000),
+    }),
     searchIndexMaxMb: int(env, 'SEARCH_INDEX_MAX_MB', 1024, 16, 1_048_576),
     searchQueueMax: int(env, 'SEARCH_QUEUE_MAX', 16, 1, 100_000),
     entryCacheMb: int(env, 'ENTRY_CACHE_MB', 64, 0, 65_536),
