@@ -106,7 +106,9 @@ const s = (ms: number | null): string => (ms === null ? '–' : `${(ms / 1000).t
 function print(label: string, r: Trickled): void {
   console.log(
     `${label}: answered ${r.status ?? 'nothing'} at ${s(r.answeredMs)}, connection ${
-      r.closedMs === null ? `still open at ${s(CAP_MS)} (the cap)` : `closed by the server at ${s(r.closedMs)}`
+      r.closedMs === null
+        ? `still open at ${s(CAP_MS)} (the cap)`
+        : `closed by the server at ${s(r.closedMs)}`
     }${r.status !== null && r.status !== 200 ? `, ${r.sentAfterAnswer} body bytes accepted after the answer` : ''}`,
   );
 }
