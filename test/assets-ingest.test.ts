@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32, deflateSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import sharp from 'sharp';
@@ -15,6 +15,13 @@ import { buildApp } from '../src/server/app.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 import { storeScopedToken } from './helpers/tokens.js';
+import {
+  ACCEPTED_ENCODED,
+  ACCEPTED_MARKUP,
+  REFUSED_ENCODED,
+  REFUSED_MARKUP,
+  UTF16_HTML,
+} from './helpers/markup-cases.js';
 
 // Issue 12 items 3 and 5: POST /v1/spaces/<spaceId>/assets (multipart, content.write) stores, probes and
 // publishes one asset; decompression bombs are refused from their header, here and in bundle imports.
@@ -347,6 +354,83 @@ describe.each(ENGINES)('asset upload and ingest on %s', (engine) => {
       'invalid_file',
     ]);
     await nothingKept(before.from, before.cv0, before.assets0);
+  });
+
+  it('refuses every SVG and XML of the table that can carry script, and UTF-16 HTML and SVGZ (issue 28 item 13)', async () => {
+    const before = await state();
+    const cases = [
+      ...REFUSED_MARKUP,
+      ...REFUSED_ENCODED,
+      UTF16_HTML,
+      // libvips reads gzip-compressed SVG: it would be delivered as image/svg+xml without the XML check.
+      {
+        name: 'SVGZ with a script',
+        file: 'logo.svgz',
+        bytes: gzipSync(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><script>alert(1)</script></svg>',
+        ),
+      },
+    ];
+    const got = [];
+    for (const c of cases) {
+      const res = await post([{ file: c.file, type: 'image/svg+xml', content: c.bytes }]);
+      got.push([c.name, res.status, res.body.error?.details?.fields?.file?.code]);
+    }
+    expect(got).toEqual(cases.map((c) => [c.name, 422, 'invalid_file']));
+    await nothingKept(before.from, before.cv0, before.assets0);
+  });
+
+  it('stores clean SVG and XML, and serves their originals only as sandboxed attachments (issue 28 item 13)', async () => {
+    for (const c of [...ACCEPTED_MARKUP, ...ACCEPTED_ENCODED]) {
+      const res = await post([{ file: c.file, type: 'text/plain', content: c.bytes }]);
+      expect([c.name, res.status, res.body.asset?.mime]).toEqual([c.name, 201, c.type]);
+      const file = await t.app.inject({ method: 'GET', url: new URL(res.body.asset.url).pathname });
+      expect([c.name, file.statusCode, file.headers['content-type']]).toEqual([c.name, 200, c.type]);
+      expect(file.headers['content-disposition']).toMatch(/^attachment; filename=/);
+      expect(file.headers['content-security-policy']).toMatch(/\bsandbox\b/);
+      expect(file.headers['x-content-type-options']).toBe('nosniff');
+    }
+    // Other originals are still served inline.
+    const pdf = await post([{ file: 'brochure.pdf', type: 'application/pdf', content: PDF }]);
+    const served = await t.app.inject({ method: 'GET', url: new URL(pdf.body.asset.url).pathname });
+    expect([served.statusCode, served.headers['content-disposition']]).toEqual([200, undefined]);
+  });
+
+  it('serves an XML original as a sandboxed attachment, like an SVG (issue 28 item 13)', async () => {
+    const xml = Buffer.from('<?xml version="1.0"?>\n<feed><title>News</title></feed>');
+    const res = await post([{ file: 'feed.xml', type: 'application/xml', content: xml }]);
+    expect([res.status, res.body.asset.mime]).toEqual([201, 'application/xml']);
+    const file = await t.app.inject({ method: 'GET', url: new URL(res.body.asset.url).pathname });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toBe(
+      `attachment; filename="feed.xml"; filename*=UTF-8''feed.xml`,
+    );
+    expect(file.headers['content-security-policy']).toMatch(/\bsandbox\b/);
+  });
+
+  it('refuses scripted SVG and XML in a bundle import, naming every such file, and stores nothing of it', async () => {
+    const dir = await fixtureDir();
+    try {
+      const bad = [...REFUSED_MARKUP.slice(0, 6), ...REFUSED_ENCODED.slice(0, 3), UTF16_HTML];
+      const bundle = fixtureBundle('spc_scripted') as { assets: unknown[] };
+      bad.forEach((c, i) => {
+        writeFileSync(join(dir, `bad-${i}.svg`), c.bytes);
+        bundle.assets.push({ id: `ast_bad${i}`, file: `bad-${i}.svg` });
+      });
+      const from = blobs.keys.length;
+      const err = await importBundle(t.store, blobs, bundle, { baseDir: dir }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BundleError);
+      expect((err as BundleError).problems).toEqual(
+        bad.map((_c, i) => ({
+          path: `assets[${i + 1}].file`,
+          message: expect.stringMatching(new RegExp(`^"bad-${i}\\.svg" is not valid: `)),
+        })),
+      );
+      expect(blobs.keys.slice(from)).toEqual([]);
+      expect(await getSpace(t.store, 'spc_scripted')).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   /** A multipart body streamed in 1 MB chunks: `bytes` of one file, never held whole. */

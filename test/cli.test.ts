@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { openStore } from '../src/store/open-store.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
+import { PROCESS_START_MS, PROCESS_TEST_MS } from './helpers/processes.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 // These tests run the embedded default (SQLite, no Redis) even where CI exports DATABASE_URL and REDIS_URL.
@@ -43,7 +44,7 @@ function serve(
     });
     servers.push(child);
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), PROCESS_START_MS);
     child.stderr.on('data', (d) => (out += d));
     child.stdout.on('data', (d) => {
       out += d;
@@ -57,7 +58,7 @@ function serve(
   });
 }
 
-describe('the folio CLI', () => {
+describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
   it('rejects a bad bundle with a non-zero exit naming the JSON path, and writes nothing', async () => {
     const dataDir = tempDir('folio-cli-');
     const dir = await fixtureDir();

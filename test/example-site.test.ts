@@ -2,7 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FolioProcess, freePort, serveFolio } from './helpers/processes.js';
+import {
+  type FolioProcess,
+  freePort,
+  PROCESS_START_MS,
+  PROCESS_TEST_MS,
+  serveFolio,
+} from './helpers/processes.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 /**
@@ -14,7 +20,7 @@ import { tempDir } from './helpers/temp-dirs.js';
 
 const SITE = join(import.meta.dirname, '..', 'examples', 'site', 'server.mjs');
 
-describe('the example site', () => {
+describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
   let folio: FolioProcess;
   let site: ChildProcess;
   let origin = '';
@@ -29,7 +35,7 @@ describe('the example site', () => {
     });
     await new Promise<void>((resolve, reject) => {
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`the site did not start: ${out}`)), 15_000);
+      const timer = setTimeout(() => reject(new Error(`the site did not start: ${out}`)), PROCESS_START_MS);
       site.stderr?.on('data', (d) => (out += d));
       site.stdout?.on('data', (d) => {
         out += d;
@@ -40,7 +46,7 @@ describe('the example site', () => {
       });
       site.once('exit', (code) => reject(new Error(`the site exited ${code}: ${out}`)));
     });
-  }, 60_000);
+  }, PROCESS_TEST_MS);
 
   afterAll(async () => {
     site?.kill('SIGTERM');

@@ -125,6 +125,56 @@ describe.each(ENGINES)('Turnstile (spec 4.4) on %s', (engine) => {
     expect((await submit('ts', token)).statusCode).toBe(200);
   });
 
+  it('checks the token before keeping a filled spam trap: without a valid one nothing is stored (issue 28 item 14)', async () => {
+    const spamRows = async (form: string) =>
+      (
+        await t.store.db
+          .selectFrom('submissions')
+          .select('id')
+          .where('space_id', '=', 'spc_test')
+          .where('form_key', '=', form)
+          .where('folder', '=', 'spam')
+          .execute()
+      ).length;
+    const trapped = (form: string, token: string | undefined, email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/spc_test/forms/${form}/submissions`,
+        remoteAddress: VISITOR_IP,
+        payload: JSON.stringify({
+          email,
+          website: 'http://spam.example',
+          ...(token === undefined ? {} : { 'cf-turnstile-response': token }),
+        }),
+        headers,
+      });
+    // 30 KB under the field's key: what a bot would have kept for 30 days before this check.
+    const bulky = 'x'.repeat(30_000);
+    const before = { ts: await spamRows('ts'), pass: await spamRows('pass') };
+    for (const [form, token] of [
+      ['ts', undefined],
+      ['ts', ''],
+      ['ts', unique('bad-')],
+      ['pass', undefined],
+      ['fail', 'XXXX.DUMMY.TOKEN.XXXX'],
+    ] as const) {
+      const res = await trapped(form, token, bulky);
+      expect([form, token, res.statusCode, code(res)]).toEqual([form, token, 422, 'turnstile_failed']);
+    }
+    expect(await spamRows('ts')).toBe(before.ts);
+    expect(await spamRows('pass')).toBe(before.pass);
+    expect(await spamRows('fail')).toBe(0);
+
+    // spec 3.2: with a valid token a filled trap still answers the normal success and lands in the spam folder.
+    const token = unique('ok-');
+    const res = await trapped('ts', token, 'not even an address');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual((await submit('pass', 'XXXX.DUMMY.TOKEN.XXXX')).json());
+    expect(await spamRows('ts')).toBe(before.ts + 1);
+    // The token was spent on it, like on any other submission.
+    expect(code(await trapped('ts', token, 'ada@example.com'))).toBe('turnstile_failed');
+  });
+
   it("handles Cloudflare's test secrets as documented, without a network call", async () => {
     const calls = verify.calls.length;
     const dummy = 'XXXX.DUMMY.TOKEN.XXXX';

@@ -8,6 +8,14 @@ import { BLOB_KINDS, type BlobKind, openTestBlobs } from './helpers/blobs.js';
 import { ENGINES, type Engine } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { type FormsApp, SiteverifyStandIn, VISITOR_IP, openFormsApp, putForms } from './helpers/forms.js';
+import {
+  ACCEPTED_ENCODED,
+  ACCEPTED_MARKUP,
+  REFUSED_ENCODED,
+  REFUSED_MARKUP,
+  UTF16BE_HTML,
+  UTF16_HTML,
+} from './helpers/markup-cases.js';
 
 // spec 2.14, 3.3, 4.4 rule 5, 7.3, 7.4: uploads for file fields, checked against `accept` and their content,
 // cut off while streaming, claimed by one submission; on both engines and both blob stores.
@@ -24,6 +32,7 @@ const FORMS: FormDefinition[] = [
       { key: 'cv', type: 'file', accept: ['application/pdf', '.pdf'], maxSize: MB },
       { key: 'photos', type: 'file', accept: ['image/*'], maxFiles: 3 },
       { key: 'any', type: 'file' },
+      { key: 'voice', type: 'file', accept: ['audio/*'] },
     ],
     settings: pass,
   },
@@ -286,6 +295,44 @@ describe.each(cases)('form uploads on %s with %s blobs', (engine, blobKind) => {
     await nothingLeftSince(from);
   });
 
+  it('refuses every SVG and XML of the table that can carry script, reading it whole (issue 28 item 13)', async () => {
+    const from = blobs.keys.length;
+    const got = [];
+    for (const c of [...REFUSED_MARKUP, ...REFUSED_ENCODED]) {
+      const res = await upload('apply', [['field', 'any'], file(c.file, 'image/svg+xml', c.bytes)]);
+      got.push([c.name, res.status, res.body.error?.details?.fields?.any?.code]);
+    }
+    expect(got).toEqual([...REFUSED_MARKUP, ...REFUSED_ENCODED].map((c) => [c.name, 422, 'invalid_file']));
+    await nothingLeftSince(from);
+  });
+
+  it('accepts the clean SVG and XML of the table with their type (issue 28 item 13)', async () => {
+    const got = [];
+    for (const c of [...ACCEPTED_MARKUP, ...ACCEPTED_ENCODED]) {
+      const res = await upload('apply', [['field', 'any'], file(c.file, 'image/svg+xml', c.bytes)]);
+      got.push([c.name, res.status, res.body.type]);
+    }
+    expect(got).toEqual([...ACCEPTED_MARKUP, ...ACCEPTED_ENCODED].map((c) => [c.name, 201, c.type]));
+  });
+
+  it('never takes UTF-16 HTML for audio/mpeg: file_type for an audio field, text/html where any type goes', async () => {
+    const from = blobs.keys.length;
+    for (const c of [UTF16_HTML, UTF16BE_HTML]) {
+      const audio = await upload('apply', [['field', 'voice'], file(c.file, 'audio/mpeg', c.bytes)]);
+      expect([c.name, audio.status, audio.body.error?.details?.fields?.voice?.code]).toEqual([
+        c.name,
+        422,
+        'file_type',
+      ]);
+    }
+    await nothingLeftSince(from);
+    const any = await upload('apply', [
+      ['field', 'any'],
+      file(UTF16_HTML.file, 'audio/mpeg', UTF16_HTML.bytes),
+    ]);
+    expect([any.status, any.body.type]).toEqual([201, 'text/html']);
+  });
+
   it('refuses polyglots: a JPEG with a ZIP appended, and a PNG for a PDF field', async () => {
     const from = blobs.keys.length;
     const polyglot = await upload('apply', [
@@ -443,6 +490,29 @@ describe.each(cases)('form uploads on %s with %s blobs', (engine, blobKind) => {
     t.clock.current = new Date(t.clock.current.getTime() + 24 * 3_600_000 + 1000);
     const expired = await submit('apply', { cv: late });
     expect([expired.status, expired.body.error.details.fields.cv.code]).toEqual([422, 'invalid_file']);
+  });
+
+  it('serves a claimed SVG to its owner as an attachment in a sandbox, never inline (issue 28 item 13)', async () => {
+    const clean = ACCEPTED_MARKUP[0];
+    if (!clean) throw new Error('no clean SVG in the table');
+    const id = (await upload('apply', [['field', 'any'], file('logo.svg', 'image/svg+xml', clean.bytes)]))
+      .body.id;
+    expect((await submit('apply', { any: id })).status).toBe(200);
+    const row = await t.store.db
+      .selectFrom('uploads')
+      .select('submission_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/v1/spaces/spc_test/forms/apply/submissions/${row.submission_id}/files/${id}`,
+      headers: { authorization: `Bearer ${TOKENS.management}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+    expect(res.headers['content-security-policy']).toMatch(/\bsandbox\b/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('serves a claimed file only to the management API, as an attachment', async () => {

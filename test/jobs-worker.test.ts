@@ -7,12 +7,13 @@ import { enqueueEvent } from '../src/jobs/outbox-repo.js';
 import { insertWebhooks } from '../src/webhooks/webhooks-repo.js';
 import { DATABASE_URL, ENGINES, openTestEnv } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir } from './helpers/fixture.js';
+import { PROCESS_TEST_MS } from './helpers/processes.js';
 import { verifyStandardWebhook, WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'folio.js');
 const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 
-describe.each(ENGINES)('folio worker on %s', (engine) => {
+describe.each(ENGINES)('folio worker on %s', { timeout: PROCESS_TEST_MS }, (engine) => {
   it('delivers what the outbox holds without an HTTP server, and stops cleanly on SIGTERM', async () => {
     const env = await openTestEnv(engine);
     const receiver = await WebhookReceiver.start();

@@ -60,3 +60,35 @@ describe('the suite without a PostgreSQL or Redis to find', () => {
     }
   }, 30_000);
 });
+
+describe('the Debian packages the suite needs (test/setup/system-packages.ts)', () => {
+  const saved = process.env.FOLIO_TEST_NO_INSTALL;
+  afterAll(() => {
+    if (saved === undefined) delete process.env.FOLIO_TEST_NO_INSTALL;
+    else process.env.FOLIO_TEST_NO_INSTALL = saved;
+  });
+
+  it('checks redis-server and Chromium, which this run has (the setup installed them if they were missing)', async () => {
+    const { SYSTEM_PACKAGES } = await import('./setup/system-packages.js');
+    expect(SYSTEM_PACKAGES.map((p) => [p.name, p.present()])).toEqual([
+      ['redis-server', true],
+      ['chromium', true],
+    ]);
+  });
+
+  it('stops with the one command to run when it may not install what is missing', async () => {
+    const { ensureSystemPackages } = await import('./setup/system-packages.js');
+    const { SetupError } = await import('./setup/engine.js');
+    process.env.FOLIO_TEST_NO_INSTALL = '1';
+    const missing = [
+      { name: 'folio-missing-a', present: () => false },
+      { name: 'redis-server', present: () => true },
+      { name: 'folio-missing-b', present: () => false },
+    ];
+    expect(() => ensureSystemPackages(missing)).toThrow(SetupError);
+    expect(() => ensureSystemPackages(missing)).toThrow(
+      'missing folio-missing-a, folio-missing-b: run `sudo apt-get install -y folio-missing-a folio-missing-b`',
+    );
+    expect(() => ensureSystemPackages(missing.slice(1, 2))).not.toThrow();
+  });
+});

@@ -7,6 +7,7 @@ import { PooledLimitsHub } from '../src/cluster/pooled-limits.js';
 import { parseClusterMessage, type RateCounts } from '../src/cluster/worker-pool.js';
 import { loadConfig } from '../src/config/config.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
+import { PROCESS_START_MS, PROCESS_TEST_MS } from './helpers/processes.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 // `WORKERS=2 folio serve` on the embedded default (SQLite, no Redis), as an operator starts it: the fan-out
@@ -42,7 +43,7 @@ function startPool(dataDir: string): Promise<Pool> {
     });
     let out = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const timer = setTimeout(() => reject(new Error(`the pool did not start: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the pool did not start: ${out}`)), PROCESS_START_MS);
     const onData = (d: Buffer) => {
       out += d.toString();
       const base = /serving (http:\/\/[\d.:]+)/.exec(out)?.[1];
@@ -104,7 +105,7 @@ const title = async (base: string) => {
   return { title: entry.content.fields.title, cv: r.json.cv };
 };
 
-describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
+describe('WORKERS: one port, several processes (SQLite, no Redis)', { timeout: PROCESS_TEST_MS }, () => {
   let pool: Pool;
   beforeAll(async () => {
     const dataDir = tempDir('folio-workers-');
@@ -115,7 +116,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     });
     expect(imported.status).toBe(0);
     pool = await startPool(dataDir);
-  }, 60_000);
+  }, PROCESS_TEST_MS);
   afterAll(() => {
     pool?.child.kill('SIGKILL');
     for (const pid of pool?.pids ?? []) if (alive(pid)) process.kill(pid, 'SIGKILL');
@@ -184,7 +185,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     // After a sync (every 100 ms) each worker knows the other's count: the limit is reached wherever a request lands.
     await new Promise((r) => setTimeout(r, 1000));
     for (const r of await Promise.all(Array.from({ length: 6 }, read))) expect(r.status).toBe(429);
-  }, 20_000);
+  });
 
   it("holds each visitor's share of a token with origins across the workers too", async () => {
     const made = await request(pool.base, 'POST', '/v1/spaces/spc_test/tokens', mgt, {
@@ -203,7 +204,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
       expect(r.status).toBe(429);
       expect(r.json.error).toMatchObject({ code: 'rate_limited', details: { limit: 20 } });
     }
-  }, 20_000);
+  });
 
   it('holds the form limits across the workers too (per visitor)', async () => {
     const post = () =>
@@ -219,7 +220,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     for (const r of await Promise.all(Array.from({ length: 6 }, post))) expect(r.status).toBe(200);
     await new Promise((r) => setTimeout(r, 1000));
     for (const r of await Promise.all(Array.from({ length: 2 }, post))) expect(r.status).toBe(429);
-  }, 20_000);
+  });
 
   it('writes from both workers at once all commit, one cv each (no SQLITE_BUSY)', async () => {
     const results = await Promise.all(
@@ -241,7 +242,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     // A connection the primary handed to the worker as it died is lost with it; the ones after go to the survivor.
     await expect
       .poll(() => /worker \d replaced \(pid (\d+)\)/.exec(pool.output())?.[1], {
-        timeout: 15_000,
+        timeout: PROCESS_START_MS,
         interval: 100,
       })
       .toBeDefined();
@@ -251,7 +252,7 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', () => {
     pool.pids = [replacement, survivor];
     const after = await Promise.all(Array.from({ length: 6 }, () => title(pool.base)));
     for (const a of after) expect(a.title).toBe('About, everywhere');
-  }, 30_000);
+  });
 
   it('stops every worker on SIGTERM and exits 0', async () => {
     pool.child.kill('SIGTERM');

@@ -18,6 +18,15 @@ import { errors, media, noBody, NO_SECURITY, pathParams, queryParams, SPACE_ID }
 
 type Params = { spaceId: string; assetId: string; filename: string };
 
+/**
+ * Types a browser opens as a document of the API's origin (issue 28 item 13): SVG, XML of any kind (XHTML in it
+ * runs) and HTML. Their originals are downloads, whatever the content checks let through.
+ */
+export function opensAsDocument(mime: string): boolean {
+  const type = (mime.split(';')[0] ?? '').trim().toLowerCase();
+  return type === 'text/html' || type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
+}
+
 /** Derived images kept in memory per process; the blob store keeps them within IMAGE_CACHE_MAX_MB. */
 const VARIANT_MEMORY_BYTES = 64 * 1024 * 1024;
 /** Derivations waiting for the CPU before a request is told to come back (503). */
@@ -30,7 +39,7 @@ const SANDBOX = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const fileSchema = {
   summary: 'An asset file, or a derived image',
   description:
-    'Public by unguessable id (image tags send no token). Without parameters the original (an SVG as an attachment); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; more new variants than IMAGE_DERIVATIONS_PER_MINUTE from one visitor: 429 with `Retry-After`; too many derivations waiting: 503.',
+    'Public by unguessable id (image tags send no token). Without parameters the original (SVG, XML and HTML as attachments); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; more new variants than IMAGE_DERIVATIONS_PER_MINUTE from one visitor: 429 with `Retry-After`; too many derivations waiting: 503.',
   tags: ['assets'],
   security: NO_SECURITY,
   params: pathParams({
@@ -51,7 +60,8 @@ const fileSchema = {
 /**
  * Asset files at `/v1/<spaceId>/assets/<assetId>/<filename>` (spec 2.3): public by unguessable id, like any CDN
  * image URL (`<img>` sends no token). Without parameters the original file; with them a derived image
- * (docs/api.md "Images"). SVG originals download as attachments: an SVG opened from the API origin is a page.
+ * (docs/api.md "Images"). SVG, XML and HTML originals download as attachments: opened from the API origin, each
+ * is a page.
  */
 export async function imageRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { services } = opts;
@@ -102,7 +112,7 @@ export async function imageRoutes(app: FastifyInstance, opts: { services: AppSer
       const asset = await images.asset(spaceId, assetId);
       const blob = await services.blobs.get(asset.blobKey);
       if (!blob) throw notFound('Asset not found.');
-      if (asset.doc.mime === 'image/svg+xml')
+      if (opensAsDocument(asset.doc.mime))
         reply.header('content-disposition', attachmentDisposition(asset.doc.filename));
       return reply
         .header('content-type', asset.doc.mime)

@@ -1,20 +1,21 @@
 // POST /v1/spaces/<spaceId>/assets (issue 12 item 5): one file and its texts, after Contentful's and Storyblok's
 // asset upload. The file is cut off while streaming at MAX_ASSET_BYTES, checked against its content like a form
-// upload (sniffFile), probed (a decompression bomb is refused from its header) and only then stored and published
-// in one cv bump, so a refused file never reaches the blob store. No HTTP here: asset-routes.ts turns multipart
-// parts into AssetPart values.
+// upload (asset-check.ts; SVG and XML read whole while they stream to disk), probed (a decompression bomb is
+// refused from its header) and only then stored and published in one cv bump, so a refused file never reaches
+// the blob store. No HTTP here: asset-routes.ts turns multipart parts into AssetPart values.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { safeSegment } from '../blobs/blob-store.js';
 import { at, isObject, Problems } from '../bundle/problems.js';
 import type { AssetDoc } from '../content/model.js';
 import { displayName, tooLarge } from '../forms/uploads/receive-upload.js';
-import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffFile } from '../forms/uploads/sniff.js';
+import type { ContentSniffer } from '../forms/uploads/sniff.js';
+import { FileTooLarge, SniffingLimit } from '../forms/uploads/sniff-stream.js';
 import { newId } from '../lib/ids.js';
 import { invalid, requireSpace } from '../management/context.js';
 import {
@@ -28,7 +29,8 @@ import { getAsset, insertAssets } from '../store/authoring-repo.js';
 import { putDocVersion } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
 import { withPublish } from '../content/publish-log.js';
-import { probeFile, type TooManyPixels } from './probe.js';
+import { checkAssetFile } from './asset-check.js';
+import type { TooManyPixels } from './probe.js';
 
 /** The largest asset file: a print-quality photo or a long PDF, well above what a site serves. */
 export const MAX_ASSET_BYTES = 50 * 1024 * 1024;
@@ -77,6 +79,8 @@ interface Received {
   filename: string;
   declared: string;
   size: number;
+  /** What was read of the file while it was written to disk. */
+  sniffer: ContentSniffer;
 }
 
 const fileFailure = (error: FieldErrorDetail): FolioError =>
@@ -99,24 +103,17 @@ export async function ingestAsset(
   const dir = await mkdtemp(join(deps.workDir, 'asset-'));
   try {
     const { texts, file } = await receive(req.parts, locales, join(dir, 'file'));
-    const ends = await readEnds(file.path, file.size);
-    // The same refusals as a form upload (spec 4.4 rule 5): empty files, SVG with scripts, polyglots.
-    const sniffed = await sniffFile(ends.head, ends.tail, file.size, file.declared);
-    if (!sniffed.ok)
-      throw fileFailure({ code: 'invalid_file', message: `This file is not valid: ${sniffed.reason}.` });
-    // No field `accept` narrows an asset, so the page a browser would render is refused here.
-    if (sniffed.type === 'text/html')
-      throw fileFailure({ code: 'invalid_file', message: 'This file is not valid: an HTML page.' });
-    const probe = await probeFile(file.path, {
-      filename: file.filename,
-      size: file.size,
-      type: sniffed.type,
-    });
-    if (!probe.ok) throw imageTooLarge(probe.refusal);
+    // The same checks as a form upload, over the whole file (SVG and XML read through), plus HTML and the probe.
+    const sniffed = await file.sniffer.outcome(file.declared);
+    const checked = await checkAssetFile(file.path, file, sniffed, { typeFromContent: true });
+    if (!checked.ok) {
+      if (checked.code === 'image_too_large') throw imageTooLarge(checked.refusal);
+      throw fileFailure({ code: 'invalid_file', message: `This file is not valid: ${checked.reason}.` });
+    }
 
     const id = newId('ast');
     const blobKey = `assets/${space.id}/${id}/${safeSegment(file.filename)}`;
-    const doc: AssetDoc = { id, filename: file.filename, ...probe.file, ...texts };
+    const doc: AssetDoc = { id, filename: file.filename, ...checked.file, ...texts };
     await deps.blobs.put(blobKey, createReadStream(file.path), { contentType: doc.mime });
     try {
       const { cv } = await withPublish(deps.store, space.id, async (tx, cv) => {
@@ -249,25 +246,8 @@ function parseLocalized(
   return texts;
 }
 
-class FileTooLarge extends Error {}
-
-/** Counts bytes and fails the stream past `max`, so a too large file stops as soon as it is. */
-class ByteLimit extends Transform {
-  size = 0;
-
-  constructor(private readonly max: number) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.max) return done(new FileTooLarge());
-    done(null, chunk);
-  }
-}
-
 async function writeFile(part: Extract<AssetPart, { kind: 'file' }>, path: string): Promise<Received> {
-  const limit = new ByteLimit(MAX_ASSET_BYTES);
+  const limit = new SniffingLimit(MAX_ASSET_BYTES);
   try {
     await pipeline(part.stream, limit, createWriteStream(path));
     // The parser cuts a file off at its own limit (just above ours) and ends the stream: never accept a cut file.
@@ -276,19 +256,11 @@ async function writeFile(part: Extract<AssetPart, { kind: 'file' }>, path: strin
     if (err instanceof FileTooLarge) throw tooLarge('file', MAX_ASSET_BYTES);
     throw err;
   }
-  return { path, filename: displayName(part.filename), declared: part.mimetype, size: limit.size };
-}
-
-/** The first and last bytes sniffFile reads (the middle of the file is never looked at). */
-async function readEnds(path: string, size: number): Promise<{ head: Buffer; tail: Buffer }> {
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(Math.min(size, SNIFF_HEAD_BYTES));
-    const tail = Buffer.alloc(Math.min(size, SNIFF_TAIL_BYTES));
-    const h = await handle.read(head, 0, head.length, 0);
-    const t = await handle.read(tail, 0, tail.length, size - tail.length);
-    return { head: head.subarray(0, h.bytesRead), tail: tail.subarray(0, t.bytesRead) };
-  } finally {
-    await handle.close();
-  }
+  return {
+    path,
+    filename: displayName(part.filename),
+    declared: part.mimetype,
+    size: limit.size,
+    sniffer: limit.sniffer,
+  };
 }

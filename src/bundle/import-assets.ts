@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import { type ProbedFile, probeFile } from '../assets/probe.js';
+import { checkAssetFile } from '../assets/asset-check.js';
+import type { ProbedFile } from '../assets/probe.js';
+import { sniffPath } from '../forms/uploads/sniff.js';
 import { type BlobStore, safeSegment } from '../blobs/blob-store.js';
 import type { AssetDoc } from '../content/model.js';
 import { randomBase62 } from '../lib/ids.js';
@@ -19,8 +21,9 @@ export interface ProbedAsset {
 }
 
 /**
- * Finds and probes every asset file before anything is written: a bundle with a missing file (or a decompression
- * bomb) fails with every such problem named, and the blob store never saw any of its files.
+ * Finds, checks and probes every asset file before anything is written: a bundle with a missing file (or a
+ * refused one, or a decompression bomb) fails with every such problem named, and the blob store never saw any of
+ * its files.
  */
 export async function probeAssets(assets: readonly CheckedAsset[], baseDir: string): Promise<ProbedAsset[]> {
   const root = await realpath(baseDir);
@@ -41,10 +44,16 @@ export async function probeAssets(assets: readonly CheckedAsset[], baseDir: stri
       problems.push({ path: at, message: `cannot read "${asset.file}" (${(err as Error).message})` });
       continue;
     }
-    // A decompression bomb is refused from its header, before anything of it reaches the blob store.
-    const probe = await probeFile(path, { filename: asset.filename, size });
-    if (!probe.ok) problems.push({ path: at, message: probe.refusal.message });
-    else out.push({ asset, path, probed: probe.file });
+    // The checks of an asset upload (issue 28: scripted SVG and XML read whole, HTML, polyglots) and a
+    // decompression bomb refused from its header, before anything of it reaches the blob store.
+    const sniffed = await sniffPath(path, '');
+    const checked = await checkAssetFile(path, { filename: asset.filename, size }, sniffed, {
+      typeFromContent: false,
+    });
+    if (checked.ok) out.push({ asset, path, probed: checked.file });
+    else if (checked.code === 'image_too_large')
+      problems.push({ path: at, message: checked.refusal.message });
+    else problems.push({ path: at, message: `"${asset.file}" is not valid: ${checked.reason}` });
   }
   if (problems.length > 0) throw new BundleError(problems);
   return out;

@@ -44,7 +44,7 @@ const submitSchema = formPost(
   {
     summary: 'Submit a form',
     description:
-      "JSON, form data or multipart; the token in `Authorization` or, for plain HTML forms, `?token=`. Checks in order: token and origin, rate limits, the body (413 over 64 KB), the form (404), its status (409), the values' size (422 `submission_too_large`), the spam trap, the values (422 `validation_failed`, `details.fields`), Turnstile, then storage (409 `form_full`, `already_submitted`). A form-encoded post without `Accept: application/json` may answer 303 to `_redirect` (or, failing, `_redirect_error`), or an HTML page to browsers, errors included.",
+      "JSON, form data or multipart; the token in `Authorization` or, for plain HTML forms, `?token=`. Checks in order: token and origin, rate limits, the body (413 over 64 KB), the form (404), its status (409), the values' size (422 `submission_too_large`), the spam trap (kept as spam only with a valid Turnstile token on Turnstile forms), the values (422 `validation_failed`, `details.fields`), Turnstile, then storage (409 `form_full`, `already_submitted`). A form-encoded post without `Accept: application/json` may answer 303 to `_redirect` (or, failing, `_redirect_error`), or an HTML page to browsers, errors included.",
     params: FORM_PARAMS,
     body: submissionBody,
     response: {

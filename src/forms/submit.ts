@@ -1,6 +1,6 @@
 // The submission pipeline (spec 3.1, 3.2, 4.4 submission rules 1–3, 7.3): status → size → spam trap →
-// validation → Turnstile → one transaction (capacity, record, `form.submitted` event). No HTTP here: the route
-// parses the body and renders the outcome.
+// validation → Turnstile → one transaction (capacity, record, `form.submitted` event). A filled trap on a
+// Turnstile form is verified before it is kept. No HTTP here: the route parses the body and renders the outcome.
 
 import { defaultLocale, localeChain } from '../content/locales.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
@@ -42,7 +42,7 @@ import {
   usesTurnstile,
   validateSubmission,
 } from './rules/index.js';
-import type { SubmittedValue } from './rules/index.js';
+import type { FormSettings, SubmittedValue } from './rules/index.js';
 import {
   type ConsentRecord,
   type SubmissionRecord,
@@ -114,6 +114,9 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
   };
   // spec 3.2: a filled spam trap answers like a success; the submission is kept in the spam folder, uncounted.
   if (isTrapFilled(req.body, settings.honeypot ?? DEFAULT_HONEYPOT)) {
+    // On a Turnstile form the challenge comes first (issue 28 item 14): without it any script could have its
+    // body (up to 32 KB of values) kept for 30 days. The 422 tells a bot nothing a missing token does not.
+    await verifyTurnstile(deps, settings, req);
     await insertSubmission(deps.store.db, {
       ...record,
       id: newId('sub'),
@@ -143,14 +146,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     if (Object.keys(problems).length > 0) throw invalidFields(problems);
   }
   // Verified after validation, so a typo does not spend the visitor's single-use token.
-  if (usesTurnstile(settings)) {
-    const outcome = await deps.turnstile.verify(
-      settings.turnstileSecret ?? '',
-      controlString(req.body, CONTROL_KEYS.turnstile),
-      req.remoteIp,
-    );
-    if (!outcome.ok) throw turnstileFailed();
-  }
+  await verifyTurnstile(deps, settings, req);
 
   const values = { ...result.values };
   const unique = settings.uniqueField ? values[settings.uniqueField] : undefined;
@@ -167,6 +163,17 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
   };
   await store(deps, ctx, stored, files);
   return success(ctx);
+}
+
+/** spec 4.4: on a form that uses Turnstile, 422 `turnstile_failed` unless siteverify accepts the token. */
+async function verifyTurnstile(deps: SubmitDeps, settings: FormSettings, req: SubmitRequest): Promise<void> {
+  if (!usesTurnstile(settings)) return;
+  const outcome = await deps.turnstile.verify(
+    settings.turnstileSecret ?? '',
+    controlString(req.body, CONTROL_KEYS.turnstile),
+    req.remoteIp,
+  );
+  if (!outcome.ok) throw turnstileFailed();
 }
 
 function invalidFields(errors: Readonly<Record<string, FieldError>>): FolioError {

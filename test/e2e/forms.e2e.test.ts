@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SubmissionCase } from '../../src/forms/rules/cases.js';
+import { launchChromium } from '../helpers/chromium.js';
+import { PROCESS_TEST_MS } from '../helpers/processes.js';
 import { CASE_ROWS, FORMS, LIMITED } from './e2e-forms.js';
 import { type Folio, FormSite, SPACE, TOKEN, startFolio } from './form-site.js';
 
@@ -11,17 +13,6 @@ import { type Folio, FormSite, SPACE, TOKEN, startFolio } from './form-site.js';
 // One browser for the file; Playwright gives each launch a fresh temporary profile (user data dir).
 // The demo form's screenshot is written to test-output/form.png.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
 );
@@ -32,18 +23,13 @@ let main: Folio;
 let limited: Folio;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
-    );
-  }
   site = await new FormSite().start();
   main = await startFolio(site.origin, FORMS);
   // spec 8: one submission per minute per form, so the second answers 429.
   limited = await startFolio(site.origin, [LIMITED], { rateLimitFormPerMinute: 1 });
   site.apps.set('main', main).set('limited', limited);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
+  browser = await launchChromium();
+}, PROCESS_TEST_MS);
 
 afterAll(async () => {
   await browser?.close();
@@ -109,7 +95,7 @@ async function enter(page: Page, formKey: string, c: SubmissionCase): Promise<vo
   }
 }
 
-describe('without JavaScript', () => {
+describe('without JavaScript', { timeout: PROCESS_TEST_MS }, () => {
   it('posts the demo form: 303 back with ?error=validation_failed, then 303 to the success page', async () => {
     const { context, page } = await open({ javaScriptEnabled: false });
     const posts: string[] = [];
@@ -153,7 +139,7 @@ describe('without JavaScript', () => {
   });
 });
 
-describe('with JavaScript', () => {
+describe('with JavaScript', { timeout: PROCESS_TEST_MS }, () => {
   it('shows and hides fields live (showIf), validates on blur, and loads no Turnstile for a form without it', async () => {
     const { context, page } = await open({ javaScriptEnabled: true });
     await page.goto(`${site.origin}/form/main/contact?inplace=1`);

@@ -5,6 +5,13 @@ import { Redis } from 'ioredis';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'folio.js');
 
+/**
+ * Bounds for tests that spawn processes: on a loaded two-core machine starting `folio serve` (Node, the store, the
+ * demo import) took over 20 s, so a start may take a minute and a test that starts several two.
+ */
+export const PROCESS_START_MS = 60_000;
+export const PROCESS_TEST_MS = 120_000;
+
 /** A free TCP port on loopback (bound once and released). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -83,7 +90,7 @@ export function serveFolio(env: Record<string, string>): Promise<FolioProcess> {
       env: { ...process.env, FOLIO_DEMO: 'false', ...env, PORT: '0', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
     });
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), PROCESS_START_MS);
     const onExit = (code: number | null) => reject(new Error(`serve exited ${code}: ${out}`));
     child.once('exit', onExit);
     child.stderr.on('data', (d) => (out += d));

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { type EngineForTests, SetupError } from './engine.js';
 import { postgresForTests } from './postgres.js';
 import { redisForTests } from './redis.js';
+import { ensureSystemPackages } from './system-packages.js';
 
 /**
  * Vitest's global setup: one temp folder for the whole run (TMPDIR, inherited by the forks and every process
  * they spawn, removed at the end, so nothing is left behind), and the PostgreSQL and Redis the tests use,
- * found or started here (README, "Tests"). The forks read DATABASE_URL and REDIS_URL from their environment.
+ * found or started here (README, "Tests"), after the Debian packages the suite needs (installed as root when
+ * missing). The forks read DATABASE_URL and REDIS_URL from their environment.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   const previousTmp = process.env.TMPDIR;
@@ -22,6 +24,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     rmSync(runDir, { recursive: true, force: true });
   };
   try {
+    ensureSystemPackages();
     const postgres = await postgresForTests(runDir);
     engines.push(postgres);
     const redis = await redisForTests();

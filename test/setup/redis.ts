@@ -1,12 +1,10 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort, RedisServer } from '../helpers/processes.js';
 import { type EngineForTests, SetupError } from './engine.js';
 
 /** Where a developer's own Redis usually is; FOLIO_TEST_REDIS_PROBE moves it (to check the fallback). */
 const LOCAL = process.env.FOLIO_TEST_REDIS_PROBE ?? 'redis://127.0.0.1:6379';
-// test/cluster.test.ts kills and restarts a redis-server of its own, so the binary is needed even with REDIS_URL.
+// The binary itself is checked (and installed) by system-packages.ts: test/cluster.test.ts needs one even with REDIS_URL.
 const NEEDED =
   'Redis is needed: apt-get install redis-server (or brew install redis); the suite starts it itself';
 
@@ -35,19 +33,8 @@ const where = (url: string): string => {
   return `${u.hostname}:${u.port || 6379}`;
 };
 
-const onPath = (name: string): boolean =>
-  (process.env.PATH ?? '').split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-
 /** REDIS_URL, else the local Redis, else a redis-server of the run's own on a free port. */
 export async function redisForTests(): Promise<EngineForTests> {
-  if (!onPath('redis-server')) throw new SetupError(NEEDED);
   const given = process.env.REDIS_URL;
   if (given) {
     const version = await redisVersion(given);

@@ -938,7 +938,7 @@ export interface paths {
         };
         /**
          * An asset file, or a derived image
-         * @description Public by unguessable id (image tags send no token). Without parameters the original (an SVG as an attachment); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; more new variants than IMAGE_DERIVATIONS_PER_MINUTE from one visitor: 429 with `Retry-After`; too many derivations waiting: 503.
+         * @description Public by unguessable id (image tags send no token). Without parameters the original (SVG, XML and HTML as attachments); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; more new variants than IMAGE_DERIVATIONS_PER_MINUTE from one visitor: 429 with `Retry-After`; too many derivations waiting: 503.
          */
         get: {
             parameters: {
@@ -2381,7 +2381,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a form
-         * @description JSON, form data or multipart; the token in `Authorization` or, for plain HTML forms, `?token=`. Checks in order: token and origin, rate limits, the body (413 over 64 KB), the form (404), its status (409), the values' size (422 `submission_too_large`), the spam trap, the values (422 `validation_failed`, `details.fields`), Turnstile, then storage (409 `form_full`, `already_submitted`). A form-encoded post without `Accept: application/json` may answer 303 to `_redirect` (or, failing, `_redirect_error`), or an HTML page to browsers, errors included.
+         * @description JSON, form data or multipart; the token in `Authorization` or, for plain HTML forms, `?token=`. Checks in order: token and origin, rate limits, the body (413 over 64 KB), the form (404), its status (409), the values' size (422 `submission_too_large`), the spam trap (kept as spam only with a valid Turnstile token on Turnstile forms), the values (422 `validation_failed`, `details.fields`), Turnstile, then storage (409 `form_full`, `already_submitted`). A form-encoded post without `Accept: application/json` may answer 303 to `_redirect` (or, failing, `_redirect_error`), or an HTML page to browsers, errors included.
          */
         post: {
             parameters: {

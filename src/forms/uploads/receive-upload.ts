@@ -3,7 +3,7 @@
 // content, stored privately. No HTTP here: the route turns multipart parts into UploadPart values.
 
 import type { Readable } from 'node:stream';
-import { Transform, pipeline } from 'node:stream';
+import { pipeline } from 'node:stream';
 import type { BlobStore } from '../../blobs/blob-store.js';
 import { defaultLocale, localeChain } from '../../content/locales.js';
 import { newId } from '../../lib/ids.js';
@@ -26,7 +26,8 @@ import { fieldError, type FieldError } from '../rules/codes.js';
 import { type FormField, usesTurnstile } from '../rules/index.js';
 import { checkStatus } from '../submit.js';
 import type { TurnstileVerifier } from '../turnstile.js';
-import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, acceptsSniffed, sniffFile } from './sniff.js';
+import { type ContentSniffer, acceptsSniffed } from './sniff.js';
+import { FileTooLarge, SniffingLimit } from './sniff-stream.js';
 import { completeUpload, deleteUploadRow, insertPendingUpload } from './uploads-repo.js';
 
 /** spec 8: a file is at most 10 MB. */
@@ -80,54 +81,6 @@ export const tooLarge = (key: string, max: number): FolioError =>
     details: { fields: { [key]: fieldError('file_too_large', { max }) } },
   });
 
-class FileTooLarge extends Error {}
-
-/** Passes bytes through, keeping the first and last bytes for sniffing, and fails the stream past `max`. */
-class Inspect extends Transform {
-  size = 0;
-  private readonly headChunks: Buffer[] = [];
-  private headSize = 0;
-  private tailChunks: Buffer[] = [];
-  private tailSize = 0;
-
-  constructor(private readonly max: number) {
-    super();
-  }
-
-  override _transform(
-    chunk: Buffer,
-    _enc: BufferEncoding,
-    done: (err?: Error | null, data?: Buffer) => void,
-  ) {
-    this.size += chunk.length;
-    if (this.size > this.max) return done(new FileTooLarge());
-    if (this.headSize < SNIFF_HEAD_BYTES) {
-      const part = chunk.subarray(0, SNIFF_HEAD_BYTES - this.headSize);
-      this.headChunks.push(Buffer.from(part));
-      this.headSize += part.length;
-    }
-    this.tailChunks.push(chunk);
-    this.tailSize += chunk.length;
-    // Keep only what the last SNIFF_TAIL_BYTES need: memory per upload stays bounded.
-    while (
-      this.tailChunks.length > 1 &&
-      this.tailSize - (this.tailChunks[0]?.length ?? 0) >= SNIFF_TAIL_BYTES
-    ) {
-      this.tailSize -= this.tailChunks.shift()?.length ?? 0;
-    }
-    done(null, chunk);
-  }
-
-  get head(): Buffer {
-    return Buffer.concat(this.headChunks);
-  }
-
-  get tail(): Buffer {
-    const all = Buffer.concat(this.tailChunks);
-    return all.subarray(Math.max(0, all.length - SNIFF_TAIL_BYTES));
-  }
-}
-
 /** A file name fit for display and a Content-Disposition header: no paths, no control characters, bounded. */
 export function displayName(raw: string): string {
   // Browsers send `"` in multipart file names as %22 (WHATWG HTML "multipart/form-data encoding algorithm").
@@ -145,8 +98,8 @@ interface Collected {
     name: string;
     size: number;
     blobKey: string;
-    head: Buffer;
-    tail: Buffer;
+    /** What was read of the file on its way to the blob store (its type is decided from it). */
+    sniffer: ContentSniffer;
     declared: string;
   } | null;
 }
@@ -190,7 +143,8 @@ export async function receiveUpload(deps: UploadDeps, req: UploadRequest): Promi
     if (!stored) throw invalidBody('The request has no "file" part.');
 
     const field = got.field;
-    const sniffed = await sniffFile(stored.head, stored.tail, stored.size, stored.declared);
+    // spec 4.4 rule 5, issue 28: decided from the whole file (SVG and XML read through), before it is accepted.
+    const sniffed = await stored.sniffer.outcome(stored.declared);
     if (!sniffed.ok)
       throw fieldFailure(field.key, {
         ...fieldError('invalid_file'),
@@ -240,7 +194,7 @@ async function store(
     expiresAt: new Date(now.getTime() + UNCLAIMED_UPLOAD_MS).toISOString(),
   });
   const max = fileLimitOf(field);
-  const inspect = new Inspect(max);
+  const inspect = new SniffingLimit(max);
   try {
     // pipeline() ties the two: a client that goes away mid-file fails the store's write, and our cut-off stops
     // reading the part. The store's put reports the error; this callback only keeps it from being unhandled.
@@ -259,8 +213,7 @@ async function store(
     name,
     size: inspect.size,
     blobKey,
-    head: inspect.head,
-    tail: inspect.tail,
+    sniffer: inspect.sniffer,
     declared: part.mimetype,
   };
 }
