@@ -187,8 +187,14 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
     expect(pub.status).toBe(403);
   });
 
-  it('shows the Turnstile secret only to forms.write: a forms.read token reads definitions without it', async () => {
-    const secretive = contactForm('secretive', { turnstileSiteKey: 'sk', turnstileSecret: 'shh' });
+  it('shows the Turnstile secret and the chat webhook URL only to forms.write: forms.read reads definitions without them', async () => {
+    const chat = 'https://hooks.slack.example/services/T000/B000/bearer-credential';
+    const secretive = contactForm('secretive', {
+      turnstileSiteKey: 'sk',
+      turnstileSecret: 'shh',
+      chatWebhookUrl: chat,
+      notify: ['team@example.com'],
+    });
     expect((await admin('PUT', '/forms/secretive', secretive)).status).toBe(201);
     const reader = await storeToken(t.store, ['forms.read']);
     const writer = await storeToken(t.store, ['forms.write']);
@@ -196,17 +202,24 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
     const one = await as(reader.value, 'GET', '/forms/secretive');
     expect(one.status).toBe(200);
     expect(one.body.form.settings.turnstileSiteKey).toBe('sk');
+    expect(one.body.form.settings.notify).toEqual(['team@example.com']);
     expect(one.body.form.settings).not.toHaveProperty('turnstileSecret');
+    expect(one.body.form.settings).not.toHaveProperty('chatWebhookUrl');
     expect(one.body.form.fields).toEqual(secretive.fields);
     const list = await as(reader.value, 'GET', '/forms');
     const listed = list.body.forms.find((f: { key: string }) => f.key === 'secretive');
     expect(listed.settings).not.toHaveProperty('turnstileSecret');
+    expect(listed.settings).not.toHaveProperty('chatWebhookUrl');
     expect(JSON.stringify(list.body)).not.toContain('shh');
+    expect(JSON.stringify(list.body)).not.toContain('bearer-credential');
+    // Nor in the activity log of the save (it records the cv, never the definition).
+    const log = await admin('GET', '/activity?action=form.created');
+    expect(JSON.stringify(log.body)).not.toContain('bearer-credential');
 
-    expect((await as(writer.value, 'GET', '/forms/secretive')).body.form.settings.turnstileSecret).toBe(
-      'shh',
-    );
-    expect((await admin('GET', '/forms/secretive')).body.form.settings.turnstileSecret).toBe('shh');
+    for (const token of [writer.value, TOKENS.management]) {
+      const settings = (await as(token, 'GET', '/forms/secretive')).body.form.settings;
+      expect([settings.turnstileSecret, settings.chatWebhookUrl]).toEqual(['shh', chat]);
+    }
   });
 
   describe('the token API', () => {
@@ -327,6 +340,63 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
       expect(list.body.tokens.map((x: { id: string }) => x.id)).not.toContain(token.id);
     });
 
+    it('a tokens.admin token handles only tokens that can do no more than it: create and revoke (issue 28 item 8)', async () => {
+      const admin1 = await storeToken(t.store, ['tokens.admin']);
+      const editor = await storeToken(t.store, ['content.write']);
+      const preview = await storeToken(t.store, null, 'preview');
+      const pub = await storeToken(t.store, null, 'public');
+      const fixture = (await admin('GET', '/tokens')).body.tokens.find(
+        (x: { hint: string }) => x.hint === tokenHint(TOKENS.management),
+      );
+      const refused = async (method: Probe['method'], path: string, body: unknown, missing: Scope[]) => {
+        const res = await as(admin1.value, method, path, body);
+        expect([
+          method,
+          path,
+          res.status,
+          res.body.error?.code,
+          res.body.error?.details?.missingScopes,
+        ]).toEqual([method, path, 403, 'forbidden', missing]);
+      };
+      // Revoking: an editor's access, a preview token (drafts count as content.write), the old all-scope token.
+      await refused('DELETE', `/tokens/${editor.id}`, undefined, ['content.write']);
+      await refused('DELETE', `/tokens/${preview.id}`, undefined, ['content.write']);
+      await refused('DELETE', `/tokens/${fixture.id}`, undefined, [
+        'content.write',
+        'forms.write',
+        'forms.read',
+        'forms.erase',
+      ]);
+      // Creating: the same rule (management scopes were already checked; preview tokens were not).
+      await refused('POST', '/tokens', { kind: 'preview' }, ['content.write']);
+      await refused('POST', '/tokens', { kind: 'management', scopes: ['forms.read'] }, ['forms.read']);
+      // Nothing changed: every one of them still works.
+      expect((await as(editor.value, 'GET', '/entries')).status).toBe(200);
+      expect((await as(TOKENS.management, 'GET', '/tokens')).status).toBe(200);
+      const list = (await admin('GET', '/tokens')).body.tokens.map((x: { id: string }) => x.id);
+      for (const id of [editor.id, preview.id, fixture.id]) expect(list).toContain(id);
+
+      // Public tokens read what is public anyway; a token with no more than tokens.admin is its peer.
+      const minted = await as(admin1.value, 'POST', '/tokens', { kind: 'public' });
+      expect(minted.status).toBe(201);
+      expect((await as(admin1.value, 'DELETE', `/tokens/${pub.id}`)).status).toBe(200);
+      expect((await as(admin1.value, 'DELETE', `/tokens/${minted.body.token.id}`)).status).toBe(200);
+      const peer = await storeToken(t.store, ['tokens.admin']);
+      expect((await as(admin1.value, 'DELETE', `/tokens/${peer.id}`)).status).toBe(200);
+
+      // With content.write as well, preview tokens and editors are within reach.
+      const wider = await storeToken(t.store, ['content.write', 'tokens.admin']);
+      const made = await as(wider.value, 'POST', '/tokens', { kind: 'preview' });
+      expect([made.status, made.body.token.kind]).toEqual([201, 'preview']);
+      expect((await as(wider.value, 'DELETE', `/tokens/${made.body.token.id}`)).status).toBe(200);
+      expect((await as(wider.value, 'DELETE', `/tokens/${preview.id}`)).status).toBe(200);
+      expect((await as(wider.value, 'DELETE', `/tokens/${editor.id}`)).status).toBe(200);
+      expect((await as(editor.value, 'GET', '/entries')).status).toBe(401);
+      // A token may still revoke itself.
+      expect((await as(admin1.value, 'DELETE', `/tokens/${admin1.id}`)).status).toBe(200);
+      expect((await as(wider.value, 'DELETE', `/tokens/${wider.id}`)).status).toBe(200);
+    });
+
     it('writes the activity log for form saves and token changes, newest first, paged, never a value', async () => {
       // A few milliseconds apart: the log orders by time, then by (random) id.
       const tick = () => new Promise((r) => setTimeout(r, 3));
@@ -389,8 +459,9 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
     });
 
     it('refuses to revoke the last token with tokens.admin (409); revoking the one in use is allowed', async () => {
-      // Runs last: it revokes the fixture's management token.
-      const keeper = (await admin('POST', '/tokens', { kind: 'management', scopes: ['tokens.admin'] })).body;
+      // Runs last: it revokes the fixture's management token. Every scope: it revokes tokens with every scope too.
+      const keeper = (await admin('POST', '/tokens', { kind: 'management' })).body;
+      expect(keeper.token.allScopes).toBe(true);
       const list = await as(keeper.value, 'GET', '/tokens');
       const admins = list.body.tokens.filter(
         (x: { id: string; scopes: string[] | null }) =>

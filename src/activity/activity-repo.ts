@@ -3,8 +3,9 @@ import type { Store } from '../store/open-store.js';
 import type { Queryable } from '../store/spaces-repo.js';
 
 /**
- * The activity log (issue 11): management actions on forms, submissions and tokens, with the acting token's id,
- * the time and counts. Never submission values, never an erased address, never a token value.
+ * The activity log (issue 11): management actions on forms, submissions, tokens and webhook endpoints (issue 28:
+ * where answers go), with the acting token's id, the time and counts. Never submission values, never an erased
+ * address, never a token value or a webhook secret.
  */
 export const ACTIVITY_ACTIONS = [
   'form.created',
@@ -19,6 +20,9 @@ export const ACTIVITY_ACTIONS = [
   'forms.erased',
   'token.created',
   'token.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -32,7 +36,7 @@ export interface ActivityEntry {
   /** The management token id that acted, or `cli`. */
   actor: string;
   action: ActivityAction;
-  /** A form key or token id; null for space-wide actions. */
+  /** A form key, token id or webhook id; null for space-wide actions. */
   subject: string | null;
   /** Counts and names of what changed (e.g. `{ count: 12, status: 'done' }`); never submission data. */
   details: Record<string, string | number | boolean | null>;

@@ -11,7 +11,7 @@ const activitySchema = managementOperation(
   {
     summary: 'The activity log, newest first',
     description:
-      'Needs `tokens.admin`. Form and token changes, submission exports and downloads, erasures: counts and names, never values, addresses or token values.',
+      'Needs `tokens.admin`. Form, token and webhook endpoint changes, submission exports and downloads, erasures: counts and names, never values, addresses, token values or secrets.',
     params: SPACE,
     querystring: queryParams({
       limit: '1 to 200 (default 50).',
@@ -31,7 +31,7 @@ const activitySchema = managementOperation(
                 'The acting token id (`cli` for `folio token create`, `link` for a signed download).',
               ),
               action: { type: 'string', enum: [...ACTIVITY_ACTIONS] },
-              subject: S.describe(S.nullableString, 'The form key or token id.'),
+              subject: S.describe(S.nullableString, 'The form key, token id or webhook id.'),
               details: S.anyObject,
             }),
           ),
@@ -76,7 +76,7 @@ export async function activityRoutes(app: FastifyInstance, opts: { services: App
   const { store } = opts.services;
   app.get<{ Params: P; Querystring: Record<string, unknown> }>(
     '/activity',
-    { config: { scopes: ['tokens.admin'] }, schema: activitySchema },
+    { config: { scopes: { all: ['tokens.admin'] } }, schema: activitySchema },
     async (req) => {
       rejectUnknown(req.query, ['limit', 'cursor', 'action']);
       const limit = parseLimit(single(req.query, 'limit'));

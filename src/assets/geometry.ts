@@ -2,6 +2,7 @@
 // focal point and the request (spec 2.3 rules 2-4). The pixels are sharp's business (derive.ts).
 
 import { invalidQuery } from '../errors/errors.js';
+import { own } from '../lib/own.js';
 import type { Crop } from './crop.js';
 import type { ImageQuery } from './image-params.js';
 import { MAX_DERIVED_WIDTH } from './limits.js';
@@ -100,7 +101,9 @@ export function planImage(
         height: crop.height * src.height,
       }
     : { left: 0, top: 0, width: src.width, height: src.height };
-  const preset = query.preset === null ? null : (presets[query.preset] ?? BUILTIN_PRESETS[query.preset]);
+  // Own keys only: `?preset=constructor` must not find Object.prototype.constructor (a 500 before).
+  const preset =
+    query.preset === null ? null : (own(presets, query.preset) ?? own(BUILTIN_PRESETS, query.preset));
   if (query.preset !== null && preset === undefined)
     throw invalidQuery(`Unknown image preset "${query.preset}".`, 'preset');
   const aspect = preset

@@ -2,6 +2,7 @@
 // else the original's own type (or the nearest one a browser shows).
 
 import type { OutputFormat } from './image-params.js';
+import { own } from '../lib/own.js';
 
 /** Media types sharp reads and this pipeline derives from. */
 const SOURCE_FORMATS: Readonly<Record<string, OutputFormat>> = {
@@ -17,7 +18,7 @@ const SOURCE_FORMATS: Readonly<Record<string, OutputFormat>> = {
   'image/heif': 'jpeg',
 };
 
-export const isDerivable = (mime: string): boolean => mime in SOURCE_FORMATS;
+export const isDerivable = (mime: string): boolean => Object.hasOwn(SOURCE_FORMATS, mime);
 
 export const CONTENT_TYPE: Readonly<Record<OutputFormat, string>> = {
   avif: 'image/avif',
@@ -43,5 +44,5 @@ export function accepts(accept: string | undefined, type: string): boolean {
 export function negotiateFormat(sourceMime: string, accept: string | undefined): OutputFormat {
   if (accepts(accept, 'image/avif')) return 'avif';
   if (accepts(accept, 'image/webp')) return 'webp';
-  return SOURCE_FORMATS[sourceMime] ?? 'jpeg';
+  return own(SOURCE_FORMATS, sourceMime) ?? 'jpeg';
 }

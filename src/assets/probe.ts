@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import sharp from 'sharp';
+import { own } from '../lib/own.js';
 import { MAX_IMAGE_PIXELS } from './limits.js';
 
 export interface ProbedFile {
@@ -94,7 +95,7 @@ function imageMime(meta: sharp.Metadata): string | undefined {
  */
 export async function probeFile(input: Buffer | string, about: ProbeInput): Promise<ProbeResult> {
   const plain: ProbedFile = {
-    mime: about.type ?? EXT_MIME[extname(about.filename).toLowerCase()] ?? 'application/octet-stream',
+    mime: about.type ?? own(EXT_MIME, extname(about.filename).toLowerCase()) ?? 'application/octet-stream',
     size: about.size,
     width: null,
     height: null,

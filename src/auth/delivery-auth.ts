@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbiddenOrigin, previewTokenRequired, unauthorized } from '../errors/errors.js';
+import { forbiddenOrigin, notFound, previewTokenRequired, unauthorized } from '../errors/errors.js';
+import { methodsAt } from '../lib/route-methods.js';
 import type { TokenRow } from '../store/tokens-repo.js';
 import type { TokenCache } from './token-cache.js';
 
@@ -107,8 +108,13 @@ function check(
   return undefined;
 }
 
-/** CORS preflight: answered without a token (browsers send none); the real request is checked by deliveryAuth. */
+/**
+ * CORS preflight: answered without a token (browsers send none); the real request is checked by deliveryAuth. The
+ * route matches every path under /v1: a path no other route serves is 404, as any other method gets there.
+ */
 export function preflight(request: FastifyRequest, reply: FastifyReply): void {
+  if (methodsAt(request.server, request.url).length === 0)
+    throw notFound(`No route for OPTIONS ${request.url.split('?', 1)[0] ?? ''}.`);
   const origin = request.headers.origin;
   if (typeof origin === 'string' && origin !== '') reply.header('access-control-allow-origin', origin);
   reply

@@ -37,3 +37,20 @@ export function requireAnyScope(request: FastifyRequest, ...anyOf: Scope[]): voi
     details: { missingScopes: anyOf, anyOf: true },
   });
 }
+
+/**
+ * Routing answers is reading them (issue 28 item 6): a change that sends visitors' answers somewhere they did not go
+ * before (a webhook endpoint receiving `form.submitted`; a form's `notify`, `notifyRules`, `chatWebhookUrl` or
+ * `confirmationEmail`) needs `forms.read` besides the scope of the change itself. `routing` names what the change
+ * would route; empty, it routes nothing new and needs nothing more.
+ */
+export function requireRoutingScope(
+  token: Pick<TokenRow, 'scopes'> | null,
+  routing: readonly string[],
+): void {
+  if (routing.length === 0 || hasScope(token, 'forms.read')) return;
+  throw forbidden(
+    `Routing answers is reading them: this change of ${routing.join(', ')} sends visitors' answers somewhere, which needs the scope forms.read as well.`,
+    { details: { missingScopes: ['forms.read'], routing } },
+  );
+}

@@ -1,4 +1,5 @@
 import { pickLocalized } from './locales.js';
+import { own } from '../lib/own.js';
 import type { EntrySnapshot, FieldValues, TypeMap } from './model.js';
 
 /**
@@ -35,7 +36,7 @@ function fieldTexts(
 ): void {
   if (depth > MAX_DEPTH) return;
   for (const def of types.get(typeKey)?.fields ?? []) {
-    const raw = fields[def.key];
+    const raw = own(fields, def.key);
     if (TEXT_TYPES.has(def.type)) {
       const v = def.localized ? pickLocalized(isObj(raw) ? raw : undefined, chain) : raw;
       if (typeof v === 'string') parts.push(v);

@@ -170,8 +170,8 @@ export async function globalsByKeys(
     fields: scope.params.fields,
     assetUrl: assetUrlFor(deps, scope.space.id),
   });
-  const globals: Record<string, DeliveredEntry> = {};
-  for (const e of result.entries) globals[e.type] = e;
+  // fromEntries defines each key (a key is never the prototype's setter).
+  const globals: Record<string, DeliveredEntry> = Object.fromEntries(result.entries.map((e) => [e.type, e]));
   return { globals, included: result.included, cv: scope.view.cv };
 }
 

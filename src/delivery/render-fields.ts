@@ -1,5 +1,6 @@
 import { type Crop, parseContentCrop } from '../assets/crop.js';
 import { pickLocalized } from '../content/locales.js';
+import { own } from '../lib/own.js';
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, FieldDef, TypeMap } from '../content/model.js';
 
 /** Everything rendering needs, loaded before rendering starts; rendering itself does no I/O. */
@@ -44,7 +45,7 @@ export function collectNeeds(
   needs: Needs,
 ): void {
   for (const def of type.fields) {
-    const raw = fields[def.key];
+    const raw = own(fields, def.key);
     if (raw === undefined || raw === null) continue;
     const values = def.localized && def.type !== 'dictionary' && isObj(raw) ? Object.values(raw) : [raw];
     for (const v of values) collectValue(v, def, types, needs);
@@ -128,7 +129,7 @@ export function renderFields(
   const out: Record<string, unknown> = {};
   for (const def of type.fields) {
     if (only && !only.has(def.key)) continue;
-    out[def.key] = renderField(fields[def.key], def, ctx);
+    out[def.key] = renderField(own(fields, def.key), def, ctx);
   }
   return out;
 }
@@ -140,14 +141,15 @@ function renderField(raw: unknown, def: FieldDef, ctx: RenderContext): unknown {
 }
 
 function renderDictionary(raw: unknown, chain: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!isObj(raw)) return out;
+  if (!isObj(raw)) return {};
+  const out: [string, string][] = [];
   for (const [key, texts] of Object.entries(raw)) {
     // spec 2.2: each key falls back on its own along the chain.
     const text = pickLocalized(isObj(texts) ? (texts as Record<string, string>) : undefined, chain);
-    if (typeof text === 'string') out[key] = text;
+    if (typeof text === 'string') out.push([key, text]);
   }
-  return out;
+  // fromEntries defines each key: an authored `__proto__` stays a key, where `out[key] =` set the prototype.
+  return Object.fromEntries(out);
 }
 
 const LIST_TYPES = new Set(['assets', 'blocks']);
@@ -253,7 +255,7 @@ function renderAsset(ref: unknown, ctx: RenderContext): DeliveredAsset | null {
   const altOverride = isObj(usage.alt) ? (usage.alt as Record<string, string>) : {};
   let alt: string | null = null;
   for (const code of ctx.chain) {
-    const text = altOverride[code] ?? doc.alt[code];
+    const text = own(altOverride, code) ?? own(doc.alt, code);
     if (typeof text === 'string' && text !== '') {
       alt = text;
       break;

@@ -52,6 +52,7 @@ export const ERRORS = {
   conflict: { status: 409, message: 'The request conflicts with the current state.' },
   cv_expired: { status: 410, message: 'The cv is older than the oldest kept version; request a current cv.' },
   gone: { status: 410, message: 'Gone.' },
+  expectation_failed: { status: 417, message: 'Only the expectation 100-continue is supported.' },
   headers_too_large: {
     status: 431,
     message: 'The request line and headers exceed 16 KB; send long values in a request body.',
@@ -143,6 +144,7 @@ export const requestTimeout = define('request_timeout');
 export const conflict = define('conflict');
 export const cvExpired = define('cv_expired');
 export const gone = define('gone');
+export const expectationFailed = define('expectation_failed');
 export const headersTooLarge = define('headers_too_large');
 export const internalError = define('internal_error');
 export const unavailable = define('unavailable');

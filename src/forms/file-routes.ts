@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { recordActivity } from '../activity/activity-repo.js';
 import { managementAuth } from '../auth/management-auth.js';
-import { requireScopes } from '../auth/scopes.js';
+import { declareScopes, routeScopes } from '../auth/route-scopes.js';
 import type { AppServices } from '../app/services.js';
 import { forbidden, notFound } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
@@ -58,11 +58,12 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
   const linkKey = deriveKey(masterKey, 'file-links');
   const auth = managementAuth(tokens);
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
+  declareScopes(app);
   app.addHook('onRequest', async (request) => {
     // A signed link is its own credential (checked in the handler); anything else needs the token and scope.
-    if (request.method === 'GET' && hasLinkQuery(request)) return;
+    if (request.routeOptions.config.scopes?.signedLink === true && hasLinkQuery(request)) return;
     await auth(request);
-    requireScopes(request, 'forms.read');
+    await routeScopes(request);
   });
 
   const path = '/v1/spaces/:spaceId/forms/:key/submissions/:submissionId/files/:uploadId';
@@ -92,7 +93,7 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
 
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
     path,
-    { schema: download },
+    { config: { scopes: { all: ['forms.read'], signedLink: true } }, schema: download },
     async (request, reply) => {
       const p = request.params;
       const viaLink = hasLinkQuery(request);
@@ -125,24 +126,28 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
   );
 
   // A short-lived link to one file, for an inbox screen that hands the browser a URL without the token.
-  app.post<{ Params: Params }>(`${path}/link`, { schema: link }, async (request, reply) => {
-    const p = request.params;
-    const upload = await readSubmissionUpload(store.db, {
-      spaceId: p.spaceId,
-      formKey: p.key,
-      submissionId: p.submissionId,
-      uploadId: p.uploadId,
-    });
-    if (!upload) throw notFound('File not found.');
-    const expires = Math.floor(clock().getTime() / 1000) + FILE_LINK_SECONDS;
-    const url = new URL(
-      `${config.publicUrl}/v1/spaces/${encodeURIComponent(p.spaceId)}/forms/${encodeURIComponent(p.key)}` +
-        `/submissions/${encodeURIComponent(p.submissionId)}/files/${encodeURIComponent(p.uploadId)}`,
-    );
-    url.searchParams.set('expires', String(expires));
-    url.searchParams.set('signature', fileLinkSignature(linkKey, p, expires));
-    return reply
-      .header('cache-control', 'no-store')
-      .send({ url: url.href, expiresAt: new Date(expires * 1000).toISOString() });
-  });
+  app.post<{ Params: Params }>(
+    `${path}/link`,
+    { config: { scopes: { all: ['forms.read'] } }, schema: link },
+    async (request, reply) => {
+      const p = request.params;
+      const upload = await readSubmissionUpload(store.db, {
+        spaceId: p.spaceId,
+        formKey: p.key,
+        submissionId: p.submissionId,
+        uploadId: p.uploadId,
+      });
+      if (!upload) throw notFound('File not found.');
+      const expires = Math.floor(clock().getTime() / 1000) + FILE_LINK_SECONDS;
+      const url = new URL(
+        `${config.publicUrl}/v1/spaces/${encodeURIComponent(p.spaceId)}/forms/${encodeURIComponent(p.key)}` +
+          `/submissions/${encodeURIComponent(p.submissionId)}/files/${encodeURIComponent(p.uploadId)}`,
+      );
+      url.searchParams.set('expires', String(expires));
+      url.searchParams.set('signature', fileLinkSignature(linkKey, p, expires));
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ url: url.href, expiresAt: new Date(expires * 1000).toISOString() });
+    },
+  );
 }

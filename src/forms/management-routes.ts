@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { managementAuth } from '../auth/management-auth.js';
-import { hasScope, requireAnyScope, requireScopes } from '../auth/scopes.js';
+import { declareScopes, routeScopes, type ScopeRule } from '../auth/route-scopes.js';
+import { hasScope } from '../auth/scopes.js';
 import type { AppServices } from '../app/services.js';
-import { notFound } from '../errors/errors.js';
+import { notFound, unauthorized } from '../errors/errors.js';
 import { getSpace } from '../store/spaces-repo.js';
+import type { TokenRow } from '../store/tokens-repo.js';
 import { getAuthoredForm, listAuthoredForms } from './forms-repo.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { deleteForm, saveForm, withoutSecrets } from './management.js';
@@ -29,9 +31,24 @@ const FORM = pathParams({ spaceId: SPACE_ID, key: "The form's key." });
 const forms = (doc: RouteDoc, ...codes: ErrorCodes) =>
   managementOperation({ tags: ['management', 'forms'], ...doc }, ...codes);
 const READ =
-  'Needs `forms.write` or `forms.read` (without `forms.write`, `settings.turnstileSecret` is left out).';
+  'Needs `forms.write` or `forms.read` (without `forms.write`, `settings.turnstileSecret` and `settings.chatWebhookUrl` are left out).';
 const WRITE =
-  'Needs `forms.write`. A publish: `cv` goes up. An invalid definition is 422 `validation_failed` with every problem in `details.fields` by JSON path.';
+  'Needs `forms.write`, and `forms.read` too to set or change `notify`, `notifyRules`, `chatWebhookUrl` or `confirmationEmail` (routing answers is reading them: 403 with `details.routing`). A publish: `cv` goes up. An invalid definition is 422 `validation_failed` with every problem in `details.fields` by JSON path.';
+
+/** What each route needs (docs/api.md "Scopes by route"). Definitions are read by inbox screens too (labels). */
+const SCOPES = {
+  read: { anyOf: ['forms.write', 'forms.read'] },
+  save: {
+    all: ['forms.write'],
+    also: [
+      {
+        scopes: ['forms.read'],
+        when: 'to set or change `notify`, `notifyRules`, `chatWebhookUrl` or `confirmationEmail`',
+      },
+    ],
+  },
+  remove: { all: ['forms.write'] },
+} as const satisfies Record<string, ScopeRule>;
 
 /** Form definitions with many translations outgrow the 64 KB of delivery bodies. */
 const DEFINITION_BODY_LIMIT = 1024 * 1024;
@@ -46,8 +63,10 @@ export async function formManagementRoutes(
 ): Promise<void> {
   const { store, tokens } = opts.services;
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
-  // The token is checked before the body is read (up to 1 MB here), like the rest of the management API.
+  // Token and scopes are checked before the body is read (up to 1 MB here), like the rest of the management API.
+  declareScopes(app);
   app.addHook('onRequest', managementAuth(tokens));
+  app.addHook('onRequest', routeScopes);
   // Management answers are never cached (they show submissions and secrets).
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -60,16 +79,13 @@ export async function formManagementRoutes(
     return space.cv;
   };
 
-  // Definitions are read with `forms.write` or `forms.read` (inbox screens need the labels); only writers see
-  // the Turnstile secret. Writes need `forms.write` and are recorded in the activity log.
-  const readable = (request: FastifyRequest): ((form: FormDefinition) => FormDefinition) => {
-    requireAnyScope(request, 'forms.write', 'forms.read');
-    return hasScope(request.managementToken, 'forms.write') ? (form) => form : withoutSecrets;
-  };
-  const writer = (request: FastifyRequest): string => {
-    requireScopes(request, 'forms.write');
-    // requireScopes refused a request without a token; the fallback only satisfies the type.
-    return request.managementToken?.id ?? 'unknown';
+  // Only writers see the secrets in a definition. Writes are recorded in the activity log.
+  const readable = (request: FastifyRequest): ((form: FormDefinition) => FormDefinition) =>
+    hasScope(request.managementToken, 'forms.write') ? (form) => form : withoutSecrets;
+  const writer = (request: FastifyRequest): TokenRow => {
+    // routeScopes refused a request without a token; this only satisfies the type.
+    if (!request.managementToken) throw unauthorized('A management token is required.');
+    return request.managementToken;
   };
 
   const list = forms({
@@ -83,15 +99,20 @@ export async function formManagementRoutes(
       ),
     },
   });
-  app.get<{ Params: Params }>('/v1/spaces/:spaceId/forms', { schema: list }, async (request) => {
-    const view = readable(request);
-    const cv = await cvOf(request.params.spaceId);
-    return { forms: (await listAuthoredForms(store, request.params.spaceId)).map(view), cv };
-  });
+  app.get<{ Params: Params }>(
+    '/v1/spaces/:spaceId/forms',
+    { config: { scopes: SCOPES.read }, schema: list },
+    async (request) => {
+      const view = readable(request);
+      const cv = await cvOf(request.params.spaceId);
+      return { forms: (await listAuthoredForms(store, request.params.spaceId)).map(view), cv };
+    },
+  );
 
   app.post<{ Params: Params }>(
     '/v1/spaces/:spaceId/forms',
     {
+      config: { scopes: SCOPES.save },
       bodyLimit: DEFINITION_BODY_LIMIT,
       schema: forms(
         {
@@ -107,8 +128,8 @@ export async function formManagementRoutes(
       ),
     },
     async (request, reply) => {
-      const actor = writer(request);
-      const saved = await saveForm(store, request.params.spaceId, request.body, { kind: 'create' }, actor);
+      const caller = writer(request);
+      const saved = await saveForm(store, request.params.spaceId, request.body, { kind: 'create' }, caller);
       return reply.status(201).send({ form: saved.form, cv: saved.cv });
     },
   );
@@ -119,17 +140,22 @@ export async function formManagementRoutes(
     params: FORM,
     response: { 200: json('The definition with the current cv.', savedForm) },
   });
-  app.get<{ Params: KeyParams }>('/v1/spaces/:spaceId/forms/:key', { schema: one }, async (request) => {
-    const view = readable(request);
-    const cv = await cvOf(request.params.spaceId);
-    const form = await getAuthoredForm(store, request.params.spaceId, request.params.key);
-    if (!form) throw notFound(`Form "${request.params.key}" not found.`);
-    return { form: view(form), cv };
-  });
+  app.get<{ Params: KeyParams }>(
+    '/v1/spaces/:spaceId/forms/:key',
+    { config: { scopes: SCOPES.read }, schema: one },
+    async (request) => {
+      const view = readable(request);
+      const cv = await cvOf(request.params.spaceId);
+      const form = await getAuthoredForm(store, request.params.spaceId, request.params.key);
+      if (!form) throw notFound(`Form "${request.params.key}" not found.`);
+      return { form: view(form), cv };
+    },
+  );
 
   app.put<{ Params: KeyParams }>(
     '/v1/spaces/:spaceId/forms/:key',
     {
+      config: { scopes: SCOPES.save },
       bodyLimit: DEFINITION_BODY_LIMIT,
       schema: forms(
         {
@@ -147,9 +173,9 @@ export async function formManagementRoutes(
       ),
     },
     async (request, reply) => {
-      const actor = writer(request);
+      const caller = writer(request);
       const { spaceId, key } = request.params;
-      const saved = await saveForm(store, spaceId, request.body, { kind: 'replace', key }, actor);
+      const saved = await saveForm(store, spaceId, request.body, { kind: 'replace', key }, caller);
       return reply.status(saved.created ? 201 : 200).send({ form: saved.form, cv: saved.cv });
     },
   );
@@ -160,10 +186,11 @@ export async function formManagementRoutes(
     params: FORM,
     response: { 200: json('Deleted.', object({ cv: S.cv })) },
   });
-  app.delete<{ Params: KeyParams }>('/v1/spaces/:spaceId/forms/:key', { schema: remove }, async (request) => {
-    const actor = writer(request);
-    return deleteForm(store, request.params.spaceId, request.params.key, actor);
-  });
+  app.delete<{ Params: KeyParams }>(
+    '/v1/spaces/:spaceId/forms/:key',
+    { config: { scopes: SCOPES.remove }, schema: remove },
+    async (request) => deleteForm(store, request.params.spaceId, request.params.key, writer(request).id),
+  );
 
   // The inbox (list, read, status, notes, bulk, delete) under …/forms/<key>/submissions, behind this auth.
   await app.register(inboxRoutes, opts);

@@ -113,7 +113,7 @@ export const authoredForm = object(
     fields: S.arrayOf(S.anyObject, 'Fields with `translations` per locale.'),
     settings: S.describe(
       S.anyObject,
-      '`active`, `successMessage`/`closedMessage` per locale, `opensAt`, `closesAt`, `maxSubmissions`, `uniqueField`, `retentionDays`, `notify`, `notifyRules`, `chatWebhookUrl`, `confirmationEmail`, `turnstileSiteKey`, `turnstileSecret` (only with `forms.write`), …',
+      '`active`, `successMessage`/`closedMessage` per locale, `opensAt`, `closesAt`, `maxSubmissions`, `uniqueField`, `retentionDays`, `notify`, `notifyRules`, `chatWebhookUrl` (only with `forms.write`), `confirmationEmail`, `turnstileSiteKey`, `turnstileSecret` (only with `forms.write`), …',
     ),
   },
   ['key', 'name', 'fields', 'settings'],

@@ -2,7 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { rejectUnknown } from '../delivery/params.js';
 import { toFolioError } from '../errors/from-fastify.js';
-import { unsupportedMediaType } from '../errors/errors.js';
+import { invalidBody, unsupportedMediaType } from '../errors/errors.js';
+import { abortDetails, clientWentAway } from '../lib/client-abort.js';
 import { multipartFailure, multipartParts } from '../lib/multipart-parts.js';
 import { MAX_FILE_BYTES, type UploadDeps, receiveUpload } from './uploads/receive-upload.js';
 import { json } from '../lib/api-schema.js';
@@ -58,6 +59,14 @@ export async function uploadRoutes(app: FastifyInstance, opts: UploadRouteOption
     },
   });
   app.setErrorHandler((err: FastifyError, request, reply: FastifyReply) => {
+    if (clientWentAway(request, err)) {
+      // A visitor who cancels an upload is no failure of ours: no stack, no error line (the bytes are discarded).
+      request.log.info({ url: request.url, ...abortDetails(err) }, 'upload aborted by the client');
+      return reply
+        .status(400)
+        .header('cache-control', 'no-store')
+        .send(invalidBody('The upload was aborted.').toBody());
+    }
     const code = typeof err.code === 'string' ? err.code : '';
     const folio =
       code.startsWith('FST_') && code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !code.startsWith('FST_ERR_')

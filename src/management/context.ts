@@ -18,13 +18,15 @@ export async function requireSpace(store: Store, spaceId: string): Promise<Space
  * problem in the request body (spec 7.1 shape: `{ code, message }`).
  */
 export function invalid(what: string, problems: readonly Problem[]): FolioError {
-  const fields: Record<string, { code: string; message: string }> = {};
+  // A Map, not `{}`: a member named `constructor` or `toString` is a path like any other (on `{}` the inherited
+  // function made `??=` skip it, and the problem went missing from the answer).
+  const fields = new Map<string, { code: string; message: string }>();
   for (const p of problems) {
     // Checks run with an empty root path, so their paths start with a dot (`.items[0].label`).
-    const path = p.path.replace(/^\./, '');
-    fields[path === '' ? '$' : path] ??= { code: 'invalid', message: p.message };
+    const path = p.path.replace(/^\./, '') || '$';
+    if (!fields.has(path)) fields.set(path, { code: 'invalid', message: p.message });
   }
-  return validationFailed(`The ${what} is not valid.`, { details: { fields } });
+  return validationFailed(`The ${what} is not valid.`, { details: { fields: Object.fromEntries(fields) } });
 }
 
 /** What authored documents may refer to: the space's locales, entries (and whether they are pages), assets. */

@@ -1,7 +1,7 @@
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifyInstance } from 'fastify';
 import { managementAuth } from '../auth/management-auth.js';
-import { routeScopes } from '../auth/route-scopes.js';
+import { declareScopes, routeScopes } from '../auth/route-scopes.js';
 import { activityRoutes } from '../activity/management-routes.js';
 import { assetRoutes } from '../assets/asset-routes.js';
 import { menuManagementRoutes } from '../menus/management-routes.js';
@@ -42,9 +42,11 @@ export async function managementRoutes(app: FastifyInstance, opts: { services: A
       scoped.addHook('onRoute', (route) => {
         route.bodyLimit ??= MANAGEMENT_BODY_LIMIT;
       });
+      // Every route here is content management (`content.write`) unless it names its scopes (tokens, activity,
+      // webhooks); declared per route, so docs/api.md's table is checked against what is enforced.
+      declareScopes(scoped, { all: ['content.write'] });
       scoped.addHook('onRequest', managementAuth(services.tokens));
-      // Every route here is content management (`content.write`) unless it names its scopes (tokens, activity).
-      scoped.addHook('onRequest', routeScopes(['content.write']));
+      scoped.addHook('onRequest', routeScopes);
       scoped.addHook('onSend', async (_request, reply, payload) => {
         reply.header('cache-control', 'no-store');
         return payload;

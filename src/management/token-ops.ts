@@ -115,9 +115,29 @@ const detailsOf = (t: TokenRow) => ({
 });
 
 /**
+ * What a token can do, in scopes, for the rule that a token handles only tokens that can do no more than it can: a
+ * management token's scopes (every one when stored without), a preview token's drafts and releases count as
+ * `content.write` (whoever may author them may preview them), a public token reads what is published to anyone.
+ */
+export function powerOf(t: Pick<TokenRow, 'kind' | 'scopes'>): readonly Scope[] {
+  if (t.kind === 'management') return scopesOf(t);
+  return t.kind === 'preview' ? ['content.write'] : [];
+}
+
+/** 403 unless `actor` has every scope `target` has: no token creates or revokes one that can do more. */
+function requireWithin(actor: TokenRow, target: readonly Scope[], what: string): void {
+  const lacking = target.filter((s) => !hasScope(actor, s));
+  if (lacking.length > 0) {
+    throw forbidden(`A token cannot ${what} a token with scopes it lacks: ${lacking.join(', ')}.`, {
+      details: { missingScopes: lacking },
+    });
+  }
+}
+
+/**
  * Creates a token and answers its value, the only time it is shown. No privilege escalation: a management token
  * gets only scopes the creating token has; left out, it gets the creator's own (every scope only from a token
- * that has every scope, `allScopes`).
+ * that has every scope, `allScopes`). A preview token needs `content.write` (powerOf).
  */
 export async function createToken(
   deps: TokenOpsDeps,
@@ -127,16 +147,9 @@ export async function createToken(
 ): Promise<{ token: TokenView; value: string }> {
   await requireSpace(deps.store, spaceId);
   let scopes: readonly Scope[] | null = null;
-  if (request.kind === 'management') {
-    // Null (every scope, also later ones) comes only from a creator that has it: the default below.
-    scopes = request.scopes ?? creator.scopes;
-    const lacking = (scopes ?? []).filter((s) => !hasScope(creator, s));
-    if (lacking.length > 0) {
-      throw forbidden(`A token cannot grant scopes it lacks: ${lacking.join(', ')}.`, {
-        details: { missingScopes: lacking },
-      });
-    }
-  }
+  // Null (every scope, also later ones) comes only from a creator that has it: the default below.
+  if (request.kind === 'management') scopes = request.scopes ?? creator.scopes;
+  requireWithin(creator, powerOf({ kind: request.kind, scopes }), 'create');
   const value = generateToken(request.kind);
   const row: TokenRow = {
     id: newId('tok'),
@@ -165,15 +178,17 @@ export async function createToken(
 const isAdmin = (t: TokenRow): boolean => t.kind === 'management' && hasScope(t, 'tokens.admin');
 
 /**
- * Revokes (deletes) a token. The revoking token may revoke itself, but the space keeps at least one management
- * token with `tokens.admin` (409), so it is never locked out of its own tokens. The space's token generation goes
- * up in the same transaction: this instance forgets the token at once, the others within the cv fan-out bound.
+ * Revokes (deletes) a token. The revoking token may revoke itself, but not a token that can do more than it can
+ * (403, powerOf: a `tokens.admin` token cannot take an editor's or a wider admin's access away), and the space
+ * keeps at least one management token with `tokens.admin` (409), so it is never locked out of its own tokens. The
+ * space's token generation goes up in the same transaction: this instance forgets the token at once, the others
+ * within the cv fan-out bound.
  */
 export async function revokeToken(
   deps: TokenOpsDeps,
   spaceId: string,
   tokenId: string,
-  actor: string,
+  actor: TokenRow,
 ): Promise<{ revoked: string }> {
   await requireSpace(deps.store, spaceId);
   const out = await withTokenChange(deps.store, spaceId, async (tx) => {
@@ -181,6 +196,7 @@ export async function revokeToken(
     const tokens = await listTokens(deps.store, spaceId, tx);
     const target = tokens.find((t) => t.id === tokenId);
     if (!target) throw notFound(`Token "${tokenId}" not found.`);
+    requireWithin(actor, powerOf(target), 'revoke');
     if (isAdmin(target) && !tokens.some((t) => t.id !== target.id && isAdmin(t))) {
       throw conflict(
         'This is the last token with the scope tokens.admin; create another one before revoking it.',
@@ -189,7 +205,7 @@ export async function revokeToken(
     await deleteToken(tx, spaceId, tokenId);
     await recordActivity(tx, {
       spaceId,
-      actor,
+      actor: actor.id,
       action: 'token.revoked',
       subject: tokenId,
       details: detailsOf(target),

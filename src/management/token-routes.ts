@@ -30,7 +30,15 @@ const createTokenSchema = {
   },
 } as const;
 
-const admin = { scopes: ['tokens.admin'] } as const;
+// Besides tokens.admin, a token handles only tokens that can do no more than it (token-ops.ts, powerOf).
+const admin = { scopes: { all: ['tokens.admin'] } } as const;
+const handles = (what: string) =>
+  ({
+    scopes: {
+      all: ['tokens.admin'],
+      note: `and every scope of the token it ${what} (a preview token's is \`content.write\`)`,
+    },
+  }) as const;
 
 const tokens = (doc: RouteDoc, ...codes: ErrorCodes) =>
   managementOperation(
@@ -48,7 +56,7 @@ const createSchema = tokens(
   {
     summary: 'Create a token',
     description:
-      "`scopes` only for management tokens; a token grants only scopes it has itself (403 with `details.missingScopes`); without `scopes` the new token gets the creating token's own. The value is answered this once.",
+      "`scopes` only for management tokens; a token grants only scopes it has itself (403 with `details.missingScopes`), and a preview token counts as `content.write`; without `scopes` the new token gets the creating token's own. The value is answered this once.",
     params: SPACE,
     body: createTokenSchema,
     response: {
@@ -60,7 +68,8 @@ const createSchema = tokens(
 const revokeSchema = tokens(
   {
     summary: 'Revoke a token',
-    description: "Deletes it; never the space's last management token with `tokens.admin` (409).",
+    description:
+      "Deletes it; never a token with a scope the revoking token lacks (403 with `details.missingScopes`; a preview token counts as `content.write`), never the space's last management token with `tokens.admin` (409).",
     params: withSpace({ tokenId: 'The token id.' }),
     response: { 200: json('Revoked.', object({ revoked: S.describe(S.string, 'The token id.') })) },
   },
@@ -82,14 +91,16 @@ export async function tokenRoutes(app: FastifyInstance, opts: { services: AppSer
   }));
   app.post<{ Params: P; Body: Record<string, unknown> }>(
     '/tokens',
-    { config: admin, schema: createSchema },
+    { config: handles('creates'), schema: createSchema },
     async (req, reply) => {
       const created = await createToken(deps, req.params.spaceId, caller(req), parseNewToken(req.body));
       reply.status(201);
       return created;
     },
   );
-  app.delete<{ Params: PId }>('/tokens/:tokenId', { config: admin, schema: revokeSchema }, async (req) =>
-    revokeToken(deps, req.params.spaceId, req.params.tokenId, caller(req).id),
+  app.delete<{ Params: PId }>(
+    '/tokens/:tokenId',
+    { config: handles('revokes'), schema: revokeSchema },
+    async (req) => revokeToken(deps, req.params.spaceId, req.params.tokenId, caller(req)),
   );
 }

@@ -58,7 +58,7 @@ export async function menusByKeys(deps: DeliveryDeps, scope: Scope, keysParam: s
   const docs = await readDocsAt<MenuDoc>(deps.store, scope.space.id, 'menu', keys, scope.view.cv);
   if (keys !== 'all') for (const k of keys) if (!docs.has(k)) throw notFound(`Menu "${k}" not found.`);
   const rendered = await render(deps, scope, [...docs.values()]);
-  const menus: Record<string, DeliveredMenu> = {};
-  for (const m of rendered) menus[m.key] = m;
+  // fromEntries defines each key (a key is never the prototype's setter).
+  const menus: Record<string, DeliveredMenu> = Object.fromEntries(rendered.map((m) => [m.key, m]));
   return { menus, cv: scope.view.cv };
 }

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps, AppServices } from '../app/services.js';
 import { imageRoutes } from '../assets/image-routes.js';
+import { registerScopeTable } from '../auth/route-scopes.js';
 import { TokenCache } from '../auth/token-cache.js';
 import { edgePlugin } from '../cluster/edge-plugin.js';
 import { listRoutes } from '../delivery/list/routes.js';
@@ -22,7 +23,8 @@ import { setEntryCacheBytes } from '../store/entry-version-cache.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
 import { registerBodyTimeouts, timeoutOptions } from './body-timeouts.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
-import { clientErrorHandler } from './client-errors.js';
+import { clientErrorHandler, expectationHandler } from './client-errors.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { frameworkErrors, registerErrorHandlers } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 
@@ -47,6 +49,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandlers(app);
   // Before the delivery pipeline's hook: a trickled body is timed from its start, even one refused by auth.
   registerBodyTimeouts(app, deps.config.bodyTimeoutMs);
+  registerJsonBodyParser(app);
+  // Management routes record what each needs here as they are added (src/auth/route-scopes.ts).
+  registerScopeTable(app);
+  // `Expect: 200-ok` and the like: the envelope, where Node answers a bare 417 (client-errors.ts).
+  app.server.on('checkExpectation', expectationHandler);
   setEntryCacheBytes(deps.store, deps.config.entryCacheMb * 1024 * 1024);
   // Before any route: the OpenAPI document collects routes as they are added (GET /v1/openapi.json).
   await registerOpenApi(app, deps.config);

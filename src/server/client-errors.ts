@@ -1,7 +1,8 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError } from 'fastify';
 import {
+  expectationFailed,
   type FolioError,
   headersTooLarge,
   invalidRequest,
@@ -76,4 +77,20 @@ export function answerAndClose(socket: Socket, folio: FolioError, err?: Error): 
     );
   }
   socket.destroy(err);
+}
+
+/**
+ * Node's `checkExpectation` event: a request with an `Expect` other than `100-continue` (RFC 9110 10.1.1), which
+ * Node otherwise answers with a bare 417 and no body. The envelope instead; the request never reaches a route.
+ */
+export function expectationHandler(request: IncomingMessage, response: ServerResponse): void {
+  const expect = String(request.headers.expect ?? '').slice(0, 100);
+  const folio = expectationFailed(`Expect: ${expect} is not supported; only 100-continue is.`);
+  const body = JSON.stringify(folio.toBody());
+  response.writeHead(folio.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  response.end(body);
 }

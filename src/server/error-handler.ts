@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type FolioError, methodNotAllowed, notFound } from '../errors/errors.js';
+import { type FolioError, invalidBody, methodNotAllowed, notFound } from '../errors/errors.js';
 import { toFolioError } from '../errors/from-fastify.js';
+import { abortDetails, clientWentAway } from '../lib/client-abort.js';
+import { methodsAt } from '../lib/route-methods.js';
 import { inputGuard } from './input-guard.js';
 
 /**
@@ -23,12 +25,21 @@ export function frameworkErrors(err: FastifyError, _request: FastifyRequest, rep
 }
 
 /**
- * The methods some route serves at this URL (HEAD beside every GET). The CORS preflight route
- * `OPTIONS /v1/:spaceId/*` matches every path, so OPTIONS alone does not make a path known.
+ * A request no route serves: 404, or 405 with `Allow` for a known path and the wrong method (RFC 9110 15.5.6).
+ * Answered from a root onRequest hook, before Fastify reads a body for the not-found route: a PATCH or QUERY
+ * with a broken (or no) JSON body on a GET route is a wrong method, not a bad body.
  */
-function allowedMethods(app: FastifyInstance, url: string): string[] {
-  const allowed = app.supportedMethods.filter((method) => app.findRoute({ method, url }) !== null);
-  return allowed.some((m) => m !== 'OPTIONS') ? allowed : [];
+function answerUnrouted(request: FastifyRequest, reply: FastifyReply): void {
+  const path = request.url.split('?', 1)[0] ?? '';
+  const allowed = methodsAt(request.server, request.url);
+  if (allowed.length === 0 || allowed.includes(request.method)) {
+    sendError(reply, notFound(`No route for ${request.method} ${path}.`));
+    return;
+  }
+  const allow = allowed.join(', ');
+  reply.header('allow', allow);
+  const message = `${request.method} is not served on ${path}; use ${allow}.`;
+  sendError(reply, methodNotAllowed(message, { details: { allow: allowed } }));
 }
 
 /**
@@ -37,24 +48,25 @@ function allowedMethods(app: FastifyInstance, url: string): string[] {
  */
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
+    if (clientWentAway(request, err)) {
+      // The client closed the connection mid-body (a cancelled asset upload): its doing, logged without a stack.
+      request.log.info({ url: request.url, ...abortDetails(err) }, 'request aborted by the client');
+      sendError(reply, invalidBody('The request was aborted.'));
+      return;
+    }
     const folio = toFolioError(err as Error);
     // An unreachable store is logged once by the cv poll (src/cluster/cv-fanout.ts), not once per request.
     if (folio.status >= 500 && folio.code !== 'unavailable') request.log.error({ err }, 'request failed');
     if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
     sendError(reply, folio);
   });
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const allowed = allowedMethods(request.server, request.url);
-    if (allowed.length === 0 || allowed.includes(request.method)) {
-      sendError(reply, notFound(`No route for ${request.method} ${path}.`));
-      return;
-    }
-    const allow = allowed.join(', ');
-    reply.header('allow', allow);
-    const message = `${request.method} is not served on ${path}; use ${allow}.`;
-    sendError(reply, methodNotAllowed(message, { details: { allow: allowed } }));
+  // Before anything else runs for a request no route serves (rate limits, body parsing); callback style, so a
+  // routed request pays one property read and no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) answerUnrouted(request, reply);
+    else done();
   });
+  app.setNotFoundHandler(answerUnrouted);
   // NUL in path parameters, body depth: before schemas, validators and handlers see them (input-guard.ts).
   app.addHook('preValidation', inputGuard);
 }

@@ -1,4 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ScopeRule } from '../auth/route-scopes.js';
+import type { TokenRow } from '../store/tokens-repo.js';
+import { unauthorized } from '../errors/errors.js';
 import { createWebhookSchema, updateWebhookSchema } from '../management/schemas.js';
 import type { AppServices } from '../app/services.js';
 import {
@@ -28,7 +31,7 @@ const schemas = {
     {
       summary: 'Register a webhook endpoint',
       description:
-        'Loopback, private and other internal addresses are refused unless `WEBHOOK_ALLOW_PRIVATE=true`. A secret is generated when not given.',
+        'Loopback, private and other internal addresses are refused unless `WEBHOOK_ALLOW_PRIVATE=true`. A secret is generated when not given. Subscribing to `form.submitted` (or `*`) needs `forms.read` too (403 with `details.routing`). Recorded in the activity log.',
       params: SPACE,
       body: createWebhookSchema,
       response: { 201: json('The endpoint with its `secret`.', one) },
@@ -43,7 +46,8 @@ const schemas = {
   update: managementOperation(
     {
       summary: 'Change a webhook endpoint',
-      description: '`secret: "rotate"` makes a new one; enabling a disabled endpoint resumes later events.',
+      description:
+        '`secret: "rotate"` makes a new one; enabling a disabled endpoint resumes later events. Subscribing to `form.submitted`, enabling or re-pointing an endpoint that receives it needs `forms.read` too (403 with `details.routing`). Recorded in the activity log.',
       params: WEBHOOK,
       body: updateWebhookSchema,
       response: { 200: json('The endpoint (with `secret` if it changed).', one) },
@@ -66,6 +70,32 @@ const schemas = {
 type P = { spaceId: string };
 type PId = P & { id: string };
 
+/**
+ * Endpoints are content management, but one that receives `form.submitted` receives every visitor's answers:
+ * routing answers is reading them (issue 28 item 6), checked by webhook-ops.ts (webhookRouting).
+ */
+const SCOPES = {
+  create: {
+    all: ['content.write'],
+    also: [{ scopes: ['forms.read'], when: 'to subscribe it to `form.submitted` (or `*`)' }],
+  },
+  update: {
+    all: ['content.write'],
+    also: [
+      {
+        scopes: ['forms.read'],
+        when: 'to subscribe, enable or re-point an endpoint that receives `form.submitted`',
+      },
+    ],
+  },
+} as const satisfies Record<string, ScopeRule>;
+
+/** The token that authenticated the request (the management plugin's hooks ran before any handler). */
+function caller(request: FastifyRequest): TokenRow {
+  if (!request.managementToken) throw unauthorized('A management token is required.');
+  return request.managementToken;
+}
+
 /** Webhook endpoints (spec 6) and their delivery attempts. */
 export async function webhookManagementRoutes(
   app: FastifyInstance,
@@ -80,10 +110,10 @@ export async function webhookManagementRoutes(
   }));
   app.post<{ Params: P; Body: Record<string, unknown> }>(
     '/webhooks',
-    { schema: schemas.create },
+    { config: { scopes: SCOPES.create }, schema: schemas.create },
     async (req, reply) => {
       reply.status(201);
-      return { webhook: await createWebhook(deps, req.params.spaceId, req.body) };
+      return { webhook: await createWebhook(deps, req.params.spaceId, req.body, caller(req)) };
     },
   );
   app.get<{ Params: PId }>('/webhooks/:id', { schema: schemas.one }, async (req) => ({
@@ -91,11 +121,13 @@ export async function webhookManagementRoutes(
   }));
   app.patch<{ Params: PId; Body: Record<string, unknown> }>(
     '/webhooks/:id',
-    { schema: schemas.update },
-    async (req) => ({ webhook: await updateWebhook(deps, req.params.spaceId, req.params.id, req.body) }),
+    { config: { scopes: SCOPES.update }, schema: schemas.update },
+    async (req) => ({
+      webhook: await updateWebhook(deps, req.params.spaceId, req.params.id, req.body, caller(req)),
+    }),
   );
   app.delete<{ Params: PId }>('/webhooks/:id', { schema: schemas.remove }, async (req) => {
-    await deleteWebhook(deps, req.params.spaceId, req.params.id);
+    await deleteWebhook(deps, req.params.spaceId, req.params.id, caller(req));
     return { id: req.params.id, deleted: true };
   });
   app.get<{ Params: PId }>('/webhooks/:id/deliveries', { schema: schemas.deliveries }, async (req) => ({

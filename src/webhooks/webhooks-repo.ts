@@ -67,6 +67,17 @@ export async function getWebhook(store: Store, id: string): Promise<WebhookRow |
   return row ? toRow(store, row) : null;
 }
 
+/** The endpoint, locked for the caller's transaction where the engine has row locks (SQLite's are whole-file). */
+export async function lockWebhook(store: Store, tx: Queryable, id: string): Promise<WebhookRow | null> {
+  const row = await tx
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(store.dialect.rowLocks, (q) => q.forUpdate())
+    .executeTakeFirst();
+  return row ? toRow(store, row) : null;
+}
+
 export async function insertWebhooks(db: Queryable, rows: readonly WebhookRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db

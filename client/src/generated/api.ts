@@ -3031,7 +3031,7 @@ export interface components {
                  * @description docs/api.md "Errors".
                  * @enum {string}
                  */
-                code: "invalid_body" | "not_found" | "form_not_open" | "form_closed" | "form_full" | "already_submitted" | "too_large" | "unsupported_media_type" | "validation_failed" | "submission_too_large" | "turnstile_failed" | "turnstile_required" | "invalid_field" | "rate_limited" | "invalid_query" | "invalid_bundle" | "invalid_request" | "unauthorized" | "forbidden_origin" | "preview_token_required" | "forbidden" | "method_not_allowed" | "request_timeout" | "conflict" | "cv_expired" | "gone" | "headers_too_large" | "internal_error" | "unavailable";
+                code: "invalid_body" | "not_found" | "form_not_open" | "form_closed" | "form_full" | "already_submitted" | "too_large" | "unsupported_media_type" | "validation_failed" | "submission_too_large" | "turnstile_failed" | "turnstile_required" | "invalid_field" | "rate_limited" | "invalid_query" | "invalid_bundle" | "invalid_request" | "unauthorized" | "forbidden_origin" | "preview_token_required" | "forbidden" | "method_not_allowed" | "request_timeout" | "conflict" | "cv_expired" | "gone" | "expectation_failed" | "headers_too_large" | "internal_error" | "unavailable";
                 /** @description For people; never parse it. */
                 message: string;
                 /** @description Code-specific: `parameter` (invalid_query), `fields` (validation_failed, keyed by field or JSON path), `oldestCv` (cv_expired), `allow` (method_not_allowed), `missingScopes` (forbidden), … */

@@ -9,6 +9,7 @@ import type {
   TypeMap,
 } from '../../content/model.js';
 import { pathKey } from '../../lib/path-key.js';
+import { own } from '../../lib/own.js';
 import { entryTexts } from '../../content/entry-text.js';
 
 /**
@@ -112,7 +113,7 @@ export function indexValues(
     if (type?.kind === 'folder') out.push({ key: FOLDER_PATH_KEY, loc, str: pathKey(path), num: null });
   }
   for (const def of type?.fields ?? []) {
-    const raw = s.fields[def.key];
+    const raw = own(s.fields, def.key);
     if (FILTERABLE[def.type]) perLocale(def, raw, chains, (loc, v) => scalarValues(def.key, loc, v, out));
     else if (def.type === 'seo')
       // spec 2.7: an SEO field with noindex set keeps the entry out of that locale's sitemap. Written per

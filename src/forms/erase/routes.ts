@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { managementAuth } from '../../auth/management-auth.js';
-import { requireScopes } from '../../auth/scopes.js';
+import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
 import type { AppServices } from '../../app/services.js';
 import { invalidBody } from '../../errors/errors.js';
 import { eraseAddress } from './erase.js';
@@ -28,12 +28,13 @@ export async function eraseRoutes(app: FastifyInstance, opts: { services: AppSer
   const { store, blobs, tokens } = opts.services;
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
   // Token and scope before the body is read.
+  declareScopes(app);
   app.addHook('onRequest', managementAuth(tokens));
-  app.addHook('onRequest', async (request) => requireScopes(request, 'forms.erase'));
+  app.addHook('onRequest', routeScopes);
 
   app.post<{ Params: { spaceId: string } }>(
     '/v1/spaces/:spaceId/forms/erase',
-    { bodyLimit: 4096, schema: eraseSchema },
+    { config: { scopes: { all: ['forms.erase'] } }, bodyLimit: 4096, schema: eraseSchema },
     async (request, reply) => {
       const body: unknown = request.body;
       if (!isObject(body)) throw invalidBody('Send { "email": "…", "dryRun"?: boolean }.');

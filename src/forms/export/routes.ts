@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { managementAuth } from '../../auth/management-auth.js';
-import { requireScopes } from '../../auth/scopes.js';
+import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
 import { single } from '../../delivery/params.js';
 import type { AppServices } from '../../app/services.js';
 import { invalidQuery, notFound, rateLimited } from '../../errors/errors.js';
@@ -63,13 +63,14 @@ export async function formExportRoutes(app: FastifyInstance, opts: { services: A
   const clock = opts.services.clock ?? (() => new Date());
   const running = new RunningExports();
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
+  declareScopes(app);
   app.addHook('onRequest', managementAuth(tokens));
-  app.addHook('onRequest', async (request) => requireScopes(request, 'forms.read'));
+  app.addHook('onRequest', routeScopes);
 
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
     '/v1/spaces/:spaceId/forms/:key/submissions/export',
     // No automatic HEAD: it would run the export, and record it, for a body nobody reads.
-    { exposeHeadRoute: false, schema: exportSchema },
+    { config: { scopes: { all: ['forms.read'] } }, exposeHeadRoute: false, schema: exportSchema },
     async (request, reply) => {
       const { spaceId, key } = request.params;
       const { format: _format, ...filterQuery } = request.query;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ScopeRule } from '../../auth/route-scopes.js';
 import { requireScopes } from '../../auth/scopes.js';
 import { single } from '../../delivery/params.js';
 import type { AppServices } from '../../app/services.js';
@@ -43,22 +44,28 @@ type NoteParams = IdParams & { noteId: string };
 /** A bulk call may name 1,000 ids of up to 67 characters each. */
 const BULK_BODY_LIMIT = 128 * 1024;
 
+/** Every route here needs `forms.read`; deleting needs `forms.write` too (docs/api.md "Scopes by route"). */
+const READ = { scopes: { all: ['forms.read'] } satisfies ScopeRule };
+const BULK = {
+  scopes: { all: ['forms.read'], also: [{ scopes: ['forms.write'], when: 'to delete' }] } satisfies ScopeRule,
+};
+const DELETE = { scopes: { all: ['forms.read', 'forms.write'] } satisfies ScopeRule };
+
 /**
  * The forms inbox under `/v1/spaces/<spaceId>/forms/<key>/submissions` (issue 11; spec 4.5: "only roles with the
- * `forms.read` permission see submissions"). Registered inside the forms management plugin, whose hook has
- * authenticated the management token; every route here needs `forms.read`, deleting needs `forms.write` too.
+ * `forms.read` permission see submissions"). Registered inside the forms management plugin, whose hooks
+ * authenticate the management token and check each route's scopes before the body is read.
  */
 export async function inboxRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { store, blobs } = opts.services;
   const clock = opts.services.clock ?? (() => new Date());
-  app.addHook('preHandler', async (request) => requireScopes(request, 'forms.read'));
   // Submissions are personal data: never stored by a cache on the way (errors get the same from the error handler).
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
     return payload;
   });
 
-  // requireScopes refused a request without a token; the fallback only satisfies the type.
+  // The scope check refused a request without a token; the fallback only satisfies the type.
   const caller = (request: FastifyRequest): Caller => ({
     actor: request.managementToken?.id ?? 'unknown',
     now: clock(),
@@ -83,7 +90,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
   );
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
     base,
-    { schema: list },
+    { config: READ, schema: list },
     async (request) => {
       const { limit: _limit, cursor: _cursor, ...filters } = request.query;
       const filter = parseInboxFilter(filters);
@@ -108,7 +115,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
   );
   app.post<{ Params: Params }>(
     `${base}/bulk`,
-    { bodyLimit: BULK_BODY_LIMIT, schema: bulk },
+    { config: BULK, bodyLimit: BULK_BODY_LIMIT, schema: bulk },
     async (request) => {
       const input = parseBulk(request.body);
       if (input.action.kind === 'delete') requireScopes(request, 'forms.read', 'forms.write');
@@ -122,7 +129,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
     params: SUBMISSION_PARAMS,
     response: { 200: json('The submission.', submissionBody) },
   });
-  app.get<{ Params: IdParams }>(`${base}/:id`, { schema: read }, async (request) => ({
+  app.get<{ Params: IdParams }>(`${base}/:id`, { config: READ, schema: read }, async (request) => ({
     submission: await readSubmission(store, scope(request.params), request.params.id),
   }));
 
@@ -135,7 +142,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
     },
     ...BODY_ERRORS,
   );
-  app.patch<{ Params: IdParams }>(`${base}/:id`, { schema: change }, async (request) => {
+  app.patch<{ Params: IdParams }>(`${base}/:id`, { config: READ, schema: change }, async (request) => {
     const change = parseChange(request.body);
     return {
       submission: await changeSubmission(
@@ -155,10 +162,9 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
     params: SUBMISSION_PARAMS,
     response: { 200: json('Deleted.', deletedSubmission) },
   });
-  app.delete<{ Params: IdParams }>(`${base}/:id`, { schema: remove }, async (request) => {
-    requireScopes(request, 'forms.read', 'forms.write');
-    return deleteOne(deps, scope(request.params), request.params.id, caller(request));
-  });
+  app.delete<{ Params: IdParams }>(`${base}/:id`, { config: DELETE, schema: remove }, async (request) =>
+    deleteOne(deps, scope(request.params), request.params.id, caller(request)),
+  );
 
   const addNoteSchema = inboxOperation(
     {
@@ -169,11 +175,15 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
     },
     ...BODY_ERRORS,
   );
-  app.post<{ Params: IdParams }>(`${base}/:id/notes`, { schema: addNoteSchema }, async (request, reply) => {
-    const input = parseNote(request.body);
-    const note = await addNote(store, scope(request.params), request.params.id, input, caller(request));
-    return reply.status(201).send({ note });
-  });
+  app.post<{ Params: IdParams }>(
+    `${base}/:id/notes`,
+    { config: READ, schema: addNoteSchema },
+    async (request, reply) => {
+      const input = parseNote(request.body);
+      const note = await addNote(store, scope(request.params), request.params.id, input, caller(request));
+      return reply.status(201).send({ note });
+    },
+  );
 
   const removeNoteSchema = inboxOperation({
     summary: 'Delete a note',
@@ -182,7 +192,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
   });
   app.delete<{ Params: NoteParams }>(
     `${base}/:id/notes/:noteId`,
-    { schema: removeNoteSchema },
+    { config: READ, schema: removeNoteSchema },
     async (request) =>
       removeNote(store, scope(request.params), request.params.id, request.params.noteId, caller(request)),
   );
