@@ -120,10 +120,14 @@ function fetch(url: string, headers: Record<string, string>): Promise<Fetched> {
 const quantile = (xs: number[], q: number): number =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
 
-async function firstRequests(base: string, asset: number, accept: string, qualities: number[]) {
+/** The qualities `q` snaps to (src/assets/image-params.ts): each is a variant of its own. */
+const STEPS = [25, 50, 60, 75, 80, 90, 100];
+
+/** First requests of 640w variants, each new: `[asset, q]` pairs. */
+async function firstRequests(base: string, accept: string, variants: [asset: number, q: number][]) {
   const times: number[] = [];
   let bytes = 0;
-  for (const q of qualities) {
+  for (const [asset, q] of variants) {
     const r = await fetch(`${base}/v1/${SPACE}/assets/ast_photo${asset}/photo${asset}.jpg?w=640&q=${q}`, {
       accept,
     });
@@ -165,16 +169,23 @@ export default async function bench(args: string[]): Promise<void> {
     children.push(folio);
     const base = `http://127.0.0.1:${folio.info.port}`;
 
+    // 15 distinct WebP variants: q snaps to seven steps, so three photos' (the fourth stays for the AVIFs).
     const webp = await firstRequests(
       base,
-      0,
       WEBP,
-      Array.from({ length: 15 }, (_, i) => 60 + i),
+      Array.from({ length: 15 }, (_, i): [number, number] => [
+        [0, 2, 3][Math.floor(i / 7)] ?? 0,
+        STEPS[i % 7] ?? 50,
+      ]),
     );
     console.log(
       `first 640w WebP     p50 ${webp.p50.toFixed(0)} ms, p90 ${webp.p90.toFixed(0)} ms, ${(webp.bytes / 1024).toFixed(0)} KB  (target p50 ≤ 150 ms)`,
     );
-    const avif = await firstRequests(base, 1, AVIF, [40, 41, 42, 43, 44]);
+    const avif = await firstRequests(
+      base,
+      AVIF,
+      STEPS.slice(0, 5).map((q): [number, number] => [1, q]),
+    );
     console.log(
       `first 640w AVIF     p50 ${avif.p50.toFixed(0)} ms, p90 ${avif.p90.toFixed(0)} ms, ${(avif.bytes / 1024).toFixed(0)} KB`,
     );
@@ -211,12 +222,13 @@ export default async function bench(args: string[]): Promise<void> {
 
     // Idle JSON latency, then the burst with JSON requests beside it.
     const idle = await jsonLoop(base, new Promise((r) => setTimeout(r, 2000)));
-    const widths = [160, 320, 480, 640, 768, 1024, 1280];
+    // 200 new variants: 4 photos × 7 widths (not 640: made above) × 7 quality steps (196), and 4 at 1920 wide.
+    const widths = [160, 320, 480, 768, 1024, 1280, 1600];
     const variants: string[] = [];
     for (let i = 0; variants.length < 200; i++) {
       const asset = i % PHOTOS;
-      const w = widths[Math.floor(i / PHOTOS) % widths.length] ?? 640;
-      const q = 50 + Math.floor(i / (PHOTOS * widths.length));
+      const w = i < 196 ? (widths[Math.floor(i / PHOTOS) % widths.length] ?? 768) : 1920;
+      const q = STEPS[Math.floor(i / (PHOTOS * widths.length)) % STEPS.length] ?? 50;
       variants.push(`${base}/v1/${SPACE}/assets/ast_photo${asset}/photo${asset}.jpg?w=${w}&q=${q}`);
     }
     const t0 = performance.now();

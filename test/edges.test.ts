@@ -248,12 +248,12 @@ describe('answers to what Node refuses, on a raw socket (clientErrorHandler)', (
       code: 'ERR_HTTP_REQUEST_TIMEOUT',
     }) as ConnectionError;
     const idle = socket(false);
-    clientErrorHandler(timeout, idle.fake);
+    clientErrorHandler(60_000)(timeout, idle.fake);
     expect(idle.written.join('')).toMatch(
       /^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*"code":"request_timeout"/,
     );
     const busy = socket(true);
-    clientErrorHandler(timeout, busy.fake);
+    clientErrorHandler(60_000)(timeout, busy.fake);
     expect(busy.written).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cropParam, cropSignature, parseContentCrop, validCropSignature } from '../src/assets/crop.js';
 import { BUILTIN_PRESETS, ladderWidth, planImage, WIDTH_LADDER } from '../src/assets/geometry.js';
-import { parseImageQuery } from '../src/assets/image-params.js';
+import { DEFAULT_QUALITY } from '../src/assets/derive.js';
+import { parseImageQuery, QUALITY_STEPS, snapQuality } from '../src/assets/image-params.js';
 import { ImageWork } from '../src/assets/image-work.js';
 import { accepts, negotiateFormat } from '../src/assets/negotiate.js';
 import { FolioError } from '../src/errors/errors.js';
@@ -114,7 +115,8 @@ describe('parseImageQuery', () => {
       height: null,
       aspect: 16 / 9,
       preset: null,
-      quality: 70,
+      // Snapped to the nearest step (issue 28 item 9).
+      quality: 75,
       format: 'webp',
       crop: null,
     });
@@ -122,6 +124,32 @@ describe('parseImageQuery', () => {
       crop: { x: 0.5, y: 0.1, width: 0.5, height: 0.6 },
       sig: null,
     });
+  });
+});
+
+describe('q snaps to a few steps (issue 28 item 9)', () => {
+  it.each([
+    [1, 25],
+    [37, 25],
+    [38, 50],
+    [54, 50],
+    [55, 60],
+    [67, 60],
+    [68, 75],
+    [78, 80],
+    [85, 90],
+    [95, 100],
+    [100, 100],
+  ])('q=%i makes the variant of q=%i', (q, step) => {
+    expect(parseImageQuery({ q: String(q) }).quality).toBe(step);
+  });
+
+  it('has seven steps, every default among them', () => {
+    expect(QUALITY_STEPS).toHaveLength(7);
+    for (const q of Object.values(DEFAULT_QUALITY)) expect(QUALITY_STEPS).toContain(q);
+    expect(new Set(Array.from({ length: 100 }, (_, i) => snapQuality(i + 1)))).toEqual(
+      new Set(QUALITY_STEPS),
+    );
   });
 });
 

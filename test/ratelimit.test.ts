@@ -9,7 +9,7 @@ import {
   REDIS_URL,
   uniquePrefix,
 } from './helpers/edge.js';
-import { TOKENS } from './helpers/fixture.js';
+import { SITE_ORIGIN, TOKENS } from './helpers/fixture.js';
 
 const base = '/v1/spc_test';
 const pub = { authorization: `Bearer ${TOKENS.public}` };
@@ -102,3 +102,72 @@ describe.each(CASES)('per-token rate limit on %s with %s counters (spec 5, 8)', 
     });
   }
 });
+
+// Issue 28 item 12: a token with origins is published in a site's pages; each visitor gets a share of it.
+describe.each(CASES)(
+  "each visitor's share of a token with origins on %s with %s counters",
+  (engine, counters) => {
+    const prefix = uniquePrefix();
+    const TOKEN_LIMIT = 6;
+    const SHARE = 2;
+    const config = {
+      rateLimitPerMinute: TOKEN_LIMIT,
+      rateLimitVisitorSharePerMinute: SHARE,
+      ...(counters === 'redis' ? { redisUrl: REDIS_URL, redisPrefix: prefix } : {}),
+    };
+    const url = `${base}/entries/by-path/about`;
+    const fromVisitor = async (address: string, token: string, headers: Record<string, string> = {}) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url,
+        remoteAddress: address,
+        headers: { authorization: `Bearer ${token}`, ...headers },
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.json() };
+    };
+    let t: EdgeTestApp;
+    beforeAll(async () => {
+      t = await openEdgeTestApp(engine, config);
+    });
+    afterAll(async () => {
+      await t.close();
+      await clearRedisPrefix(prefix);
+    });
+
+    it("refuses a client past its share without spending the token's budget; other visitors still get 200", async () => {
+      // A script without Origin (nothing refuses it: no Origin is how servers call) copies the site's token.
+      const first = await fromVisitor('203.0.113.1', TOKENS.publicOrigins);
+      expect(first.status).toBe(200);
+      // The nearer limit is the visitor's share: 1 left of 2 (the token has 5 of 6).
+      expect([first.headers['ratelimit-limit'], first.headers['ratelimit-remaining']]).toEqual(['2', '1']);
+      expect((await fromVisitor('203.0.113.1', TOKENS.publicOrigins)).status).toBe(200);
+      for (let i = 0; i < 10; i++) {
+        const over = await fromVisitor('203.0.113.1', TOKENS.publicOrigins);
+        expect(over.status).toBe(429);
+        expect(over.body.error.code).toBe('rate_limited');
+        expect(over.headers['ratelimit-limit']).toBe(String(SHARE));
+        expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // The ten refused requests did not count against the token: two more visitors get their whole shares.
+      for (const visitor of ['203.0.113.2', '203.0.113.3'])
+        for (let i = 0; i < SHARE; i++) {
+          const r = await fromVisitor(visitor, TOKENS.publicOrigins, { origin: SITE_ORIGIN });
+          expect(r.status, `${visitor} #${i + 1}`).toBe(200);
+        }
+      // The token's own limit (spec 8) still holds over all of them: 6 spent, the next visitor's first is refused.
+      const spent = await fromVisitor('203.0.113.4', TOKENS.publicOrigins, { origin: SITE_ORIGIN });
+      expect(spent.status).toBe(429);
+      expect(spent.headers['ratelimit-limit']).toBe(String(TOKEN_LIMIT));
+      expect(spent.headers['ratelimit-remaining']).toBe('0');
+    });
+
+    it('leaves a token without origins (server-side rendering from one address) with its own limit alone', async () => {
+      for (let i = 1; i <= TOKEN_LIMIT; i++) {
+        const r = await fromVisitor('198.51.100.1', TOKENS.public);
+        expect(r.status).toBe(200);
+        expect(r.headers['ratelimit-limit']).toBe(String(TOKEN_LIMIT));
+      }
+      expect((await fromVisitor('198.51.100.1', TOKENS.public)).status).toBe(429);
+    });
+  },
+);

@@ -21,6 +21,8 @@ const ENV = {
   FOLIO_DEMO: 'false',
   // Per token and minute; the other tests send the fixture's public token fewer requests than this.
   RATE_LIMIT_DELIVERY_PER_MINUTE: '60',
+  // Each visitor's share of a token with origins (issue 28 item 12), pooled like the token's count.
+  RATE_LIMIT_SHARE_PER_MINUTE: '20',
   // Per visitor and minute (submissions and uploads): the form limits are shared across workers too.
   RATE_LIMIT_VISITOR_PER_MINUTE: '6',
 };
@@ -183,6 +185,25 @@ describe('WORKERS: one port, several processes (SQLite, no Redis)', { timeout: P
     // After a sync (every 100 ms) each worker knows the other's count: the limit is reached wherever a request lands.
     await new Promise((r) => setTimeout(r, 1000));
     for (const r of await Promise.all(Array.from({ length: 6 }, read))) expect(r.status).toBe(429);
+  });
+
+  it("holds each visitor's share of a token with origins across the workers too", async () => {
+    const made = await request(pool.base, 'POST', '/v1/spaces/spc_test/tokens', mgt, {
+      kind: 'public',
+      origins: ['https://site.example'],
+    });
+    expect(made.status).toBe(201);
+    const { value } = made.json as { value: string };
+    const read = () =>
+      request(pool.base, 'GET', '/v1/spc_test/entries/ent_about', { authorization: `Bearer ${value}` });
+    await earlyInAMinute();
+    // This one visitor's 20 spread over both workers, then, after a sync, its share is spent on either.
+    for (const r of await Promise.all(Array.from({ length: 20 }, read))) expect(r.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const r of await Promise.all(Array.from({ length: 4 }, read))) {
+      expect(r.status).toBe(429);
+      expect(r.json.error).toMatchObject({ code: 'rate_limited', details: { limit: 20 } });
+    }
   });
 
   it('holds the form limits across the workers too (per visitor)', async () => {

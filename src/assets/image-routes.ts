@@ -8,6 +8,9 @@ import { deriveKey } from '../store/secrets-repo.js';
 import { attachmentDisposition } from '../forms/file-routes.js';
 import { configureSharp } from './derive.js';
 import { parseImageQuery, wantsDerived } from './image-params.js';
+import { workerLink } from '../cluster/worker-pool.js';
+import { derivationLimit } from './derivation-limit.js';
+import { DerivedImages } from './derived-images.js';
 import { ImageService } from './image-service.js';
 import { ImageWork } from './image-work.js';
 import { IMAGE_QUERY } from './schemas.js';
@@ -24,7 +27,7 @@ export function opensAsDocument(mime: string): boolean {
   return type === 'text/html' || type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
 }
 
-/** Derived images kept in memory per process; the blob store keeps every one made. */
+/** Derived images kept in memory per process; the blob store keeps them within IMAGE_CACHE_MAX_MB. */
 const VARIANT_MEMORY_BYTES = 64 * 1024 * 1024;
 /** Derivations waiting for the CPU before a request is told to come back (503). */
 const MAX_WAITING = 500;
@@ -36,7 +39,7 @@ const SANDBOX = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const fileSchema = {
   summary: 'An asset file, or a derived image',
   description:
-    'Public by unguessable id (image tags send no token). Without parameters the original (SVG, XML and HTML as attachments); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; too many derivations waiting: 503.',
+    'Public by unguessable id (image tags send no token). Without parameters the original (SVG, XML and HTML as attachments); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; more new variants than IMAGE_DERIVATIONS_PER_MINUTE from one visitor: 429 with `Retry-After`; too many derivations waiting: 503.',
   tags: ['assets'],
   security: NO_SECURITY,
   params: pathParams({
@@ -50,7 +53,7 @@ const fileSchema = {
       '*/*': { type: 'string', contentMediaType: 'application/octet-stream' },
     }),
     304: noBody('Not modified: `If-None-Match` named the ETag.'),
-    ...errors('invalid_query', 'forbidden', 'not_found', 'unavailable'),
+    ...errors('invalid_query', 'forbidden', 'not_found', 'rate_limited', 'unavailable'),
   },
 };
 
@@ -64,13 +67,30 @@ export async function imageRoutes(app: FastifyInstance, opts: { services: AppSer
   const { services } = opts;
   // One derivation per core but one, and one libvips thread each: the event loop keeps a core for JSON.
   configureSharp(1);
+  const { images: budget } = services.config;
+  const derived = new DerivedImages(
+    services.store,
+    services.blobs,
+    { maxBytes: budget.cacheMaxBytes, perAsset: budget.variantsPerAsset },
+    app.log,
+  );
+  app.addHook('onClose', async () => derived.close());
   const images = new ImageService({
     delivery: deliveryDepsOf(services),
     blobs: services.blobs,
     cropKey: deriveKey(services.masterKey, 'image-crops'),
     work: new ImageWork({ concurrency: Math.max(1, availableParallelism() - 1), maxWaiting: MAX_WAITING }),
+    derived,
     memoryBytes: VARIANT_MEMORY_BYTES,
     log: app.log,
+  });
+  // Image URLs need no token: a visitor's new derivations are what is limited (issue 28 item 9).
+  const limitDerivations = derivationLimit({
+    max: budget.derivationsPerMinute,
+    masterKey: services.masterKey,
+    redis: app.folioEdge.redis,
+    cluster: workerLink(),
+    onRejected: () => app.folioEdge.metrics.rejected('image_derivation'),
   });
 
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
@@ -81,7 +101,9 @@ export async function imageRoutes(app: FastifyInstance, opts: { services: AppSer
       reply.header('x-content-type-options', 'nosniff').header('content-security-policy', SANDBOX);
       if (wantsDerived(request.query)) {
         const query = parseImageQuery(request.query);
-        const image = await images.derived(spaceId, assetId, query, request.headers.accept);
+        const image = await images.derived(spaceId, assetId, query, request.headers.accept, () =>
+          limitDerivations(request.ip),
+        );
         if (image.negotiated) reply.header('vary', 'Accept');
         reply.header('cache-control', IMMUTABLE).header('etag', image.etag);
         if (noneMatch(request.headers['if-none-match'], image.etag)) return reply.code(304).send();

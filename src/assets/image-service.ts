@@ -1,6 +1,7 @@
 // Derived images (issue 12): find the asset, check the signed crop, plan the size, then serve the variant from
-// memory, else from the blob store, else derive it once through the bounded work queue and keep it in both.
-// No Fastify here: image-routes.ts turns the result into a response.
+// memory, else from the blob store, else derive it once through the bounded work queue and keep it in both (the
+// blob store within its budget: derived-images.ts). Only a new derivation counts against the visitor's limit
+// (issue 28 item 9). No Fastify here: image-routes.ts turns the result into a response.
 
 import { createHash } from 'node:crypto';
 import { buffer as readAll } from 'node:stream/consumers';
@@ -12,6 +13,7 @@ import { forbidden, invalidQuery, notFound } from '../errors/errors.js';
 import { type AssetRow, getAsset } from '../store/authoring-repo.js';
 import { validCropSignature } from './crop.js';
 import { deriveImage, DEFAULT_QUALITY } from './derive.js';
+import type { DerivedImages } from './derived-images.js';
 import { planImage } from './geometry.js';
 import type { ImageQuery } from './image-params.js';
 import type { ImageWork } from './image-work.js';
@@ -34,6 +36,8 @@ export interface ImageServiceDeps {
   /** `deriveKey(masterKey, 'image-crops')`. */
   cropKey: Buffer;
   work: ImageWork;
+  /** The derived images in the blob store: their budget and their uses. */
+  derived: DerivedImages;
   /** Bytes of derived images kept in memory. */
   memoryBytes: number;
   log: { warn(obj: object, msg: string): void };
@@ -68,12 +72,17 @@ export class ImageService {
     return found.row;
   }
 
-  /** One derived image of an asset for a parsed query and the request's `Accept`. */
+  /**
+   * One derived image of an asset for a parsed query and the request's `Accept`. `beforeDerive` runs (and may
+   * throw: the visitor's limit) only when the variant has to be made, not when it is in memory, in the blob store
+   * or being made for another request.
+   */
   async derived(
     spaceId: string,
     assetId: string,
     query: ImageQuery,
     accept: string | undefined,
+    beforeDerive: () => Promise<void>,
   ): Promise<DerivedImage> {
     const space = await loadSpace(this.deps.delivery, spaceId);
     const row = await this.asset(spaceId, assetId);
@@ -89,47 +98,54 @@ export class ImageService {
     const source = { width: doc.width, height: doc.height, focal: doc.focal };
     const plan = planImage(source, query, query.crop?.crop ?? null, space.settings.imagePresets);
     const format = query.format ?? negotiateFormat(doc.mime, accept);
-    const quality = query.quality ?? DEFAULT_QUALITY[format];
+    // PNG and GIF are lossless: `q` changes nothing of their bytes, so it makes no variant of its own either.
+    const quality = LOSSLESS.has(format)
+      ? DEFAULT_QUALITY[format]
+      : (query.quality ?? DEFAULT_QUALITY[format]);
     const { region } = plan;
     // Keyed by what decides the pixels, so `w=500` and `w=640` (same ladder step) share one file.
     const name = `${region.left}-${region.top}-${region.width}-${region.height}_${plan.width}x${plan.height}_q${quality}.${format}`;
     const key = `derived/${spaceId}/${assetId}/${sourceVersion(row)}/${name}`;
     let variant = this.variants.get(key);
     if (variant === undefined) {
-      const body = await this.deps.work.run(key, () =>
-        this.storedOrDerived(key, row, {
-          sourceWidth: doc.width ?? 0,
-          sourceHeight: doc.height ?? 0,
-          plan,
-          format,
-          quality,
-        }),
-      );
+      const input = { sourceWidth: doc.width, sourceHeight: doc.height, plan, format, quality };
+      const body = await this.storedOrDerived(key, spaceId, row, input, beforeDerive);
       variant = { body, etag: etagOf(body), contentType: CONTENT_TYPE[format] };
       this.variants.set(key, variant);
-    }
+    } else this.deps.derived.used(key);
     return { ...variant, negotiated: query.format === null };
   }
 
   private async storedOrDerived(
     key: string,
+    spaceId: string,
     row: AssetRow,
     input: Omit<Parameters<typeof deriveImage>[0], 'source'>,
+    beforeDerive: () => Promise<void>,
   ): Promise<Buffer> {
     const stored = await this.deps.blobs.get(key);
-    if (stored !== null) return readAll(stored.stream);
-    const original = await this.deps.blobs.get(row.blobKey);
-    if (original === null) throw notFound('Asset not found.');
-    const body = await deriveImage({ ...input, source: original.stream });
-    try {
-      await this.deps.blobs.put(key, body);
-    } catch (err) {
-      // The image is good; only the file that would spare the next instance the work is missing.
-      this.deps.log.warn({ err, key }, 'derived image not stored');
+    if (stored !== null) {
+      this.deps.derived.used(key);
+      return readAll(stored.stream);
     }
-    return body;
+    // A variant being made for another request is joined, not made (nor counted) again.
+    if (!this.deps.work.has(key)) await beforeDerive();
+    return this.deps.work.run(key, async () => {
+      const original = await this.deps.blobs.get(row.blobKey);
+      if (original === null) throw notFound('Asset not found.');
+      const body = await deriveImage({ ...input, source: original.stream });
+      try {
+        await this.deps.derived.keep({ key, spaceId, assetId: row.doc.id, sourceKey: row.blobKey, body });
+      } catch (err) {
+        // The image is good; only the file that would spare the next request the work is missing.
+        this.deps.log.warn({ err, key }, 'derived image not stored');
+      }
+      return body;
+    });
   }
 }
+
+const LOSSLESS: ReadonlySet<string> = new Set(['png', 'gif']);
 
 /** What identifies the original's bytes: a re-import under the same id and name gets new variants. */
 function sourceVersion(row: AssetRow): string {

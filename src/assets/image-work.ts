@@ -22,6 +22,11 @@ export class ImageWork {
     return { running: this.running, waiting: this.waiting.length };
   }
 
+  /** Whether `key` is being made now: a request for it joins that run instead of starting one. */
+  has(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
   /** Runs `work` for `key` once however many ask at the same time; every asker gets its result or its error. */
   run(key: string, work: () => Promise<Buffer>): Promise<Buffer> {
     const shared = this.inFlight.get(key);

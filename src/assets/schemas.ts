@@ -7,7 +7,7 @@ export const IMAGE_QUERY = {
   h: 'Height, 1 to 3840; alone it becomes a width, with `w` it sets the aspect.',
   ar: 'Aspect ratio `W:H` (1 to 999 each), e.g. `16:9`; not with `h`.',
   preset: "`thumb`, `card`, `hero`, `og`, or a key of the space's `imagePresets`; not with `h` or `ar`.",
-  q: 'Quality 1 to 100 (defaults AVIF 50, WebP 75, JPEG 80).',
+  q: 'Quality 1 to 100, snapped to the nearest of 25, 50, 60, 75, 80, 90, 100 (defaults AVIF 50, WebP 75, JPEG 80).',
   fm: '`avif`, `webp`, `jpeg` or `png` instead of negotiating by `Accept`.',
   crop: 'A crop saved in content (from a delivered `url`), with `sig`.',
   sig: "The crop's signature (from a delivered `url`): a forged or missing one is 403 `forbidden`.",

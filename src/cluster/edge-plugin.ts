@@ -5,7 +5,8 @@ import { ResponseCache } from '../cache/response-cache.js';
 import { healthRoutes } from '../observability/health-routes.js';
 import { Metrics } from '../observability/metrics.js';
 import { recordResponse } from '../observability/request-metrics.js';
-import { rateLimitStage } from '../ratelimit/rate-limit-stage.js';
+import { VisitorKeys } from '../forms/visitor.js';
+import { rateLimitStage, type VisitorShare } from '../ratelimit/rate-limit-stage.js';
 import { createLimiter } from '../ratelimit/token-limiter.js';
 import type { AppServices } from '../app/services.js';
 import { deriveKey } from '../store/secrets-repo.js';
@@ -60,10 +61,23 @@ export const edgePlugin = fp(
     });
     const cache = new ResponseCache(config.cache, redis);
     const limit = createLimiter({ max: config.rateLimitPerMinute, name: 'delivery', redis, cluster });
+    const visitors = new VisitorKeys(masterKey);
+    const share: VisitorShare | null =
+      config.rateLimitVisitorSharePerMinute > 0
+        ? {
+            limit: createLimiter({
+              max: config.rateLimitVisitorSharePerMinute,
+              name: 'delivery-visitor',
+              redis,
+              cluster,
+            }),
+            visitorOf: (request) => visitors.of(request.ip),
+          }
+        : null;
 
     app.decorate('folioEdge', { metrics, cache, directory, fanout, redis });
     app.decorateRequest('folioCacheKey', null);
-    app.addDeliveryStage(rateLimitStage(limit, metrics));
+    app.addDeliveryStage(rateLimitStage(limit, metrics, share));
     app.addDeliveryStage(cacheStage({ cache, directory, metrics }));
     const storeSent = storeResponse({ cache, directory });
     // One onSend hook for the cache's store and the request metrics (synchronous: a hit pays no promise).
@@ -74,7 +88,12 @@ export const edgePlugin = fp(
     });
     healthRoutes(app, { store, redis, metrics });
     app.log.info(
-      { cvFanout: fanout.channel, redis: redis !== null, rateLimitPerMinute: config.rateLimitPerMinute },
+      {
+        cvFanout: fanout.channel,
+        redis: redis !== null,
+        rateLimitPerMinute: config.rateLimitPerMinute,
+        rateLimitVisitorSharePerMinute: config.rateLimitVisitorSharePerMinute,
+      },
       'edge ready: response cache, rate limit, cv fan-out',
     );
     app.addHook('onClose', async () => {

@@ -60,6 +60,13 @@ export type EmbeddingsConfig =
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /**
+   * REQUEST_TIMEOUT_MS: a request's line, headers and body must all arrive within it (Node's requestTimeout),
+   * else 408 (issue 28 item 10). Long enough for the largest upload (50 MB assets) over a slow link.
+   */
+  readonly requestTimeoutMs: number;
+  /** BODY_TIMEOUT_MS: how long a request body may stop arriving before 408 (a trickled body; issue 28 item 10). */
+  readonly bodyTimeoutMs: number;
   readonly dataDir: string;
   readonly store: StoreConfig;
   readonly redisUrl: string | null;
@@ -87,8 +94,20 @@ export interface Config {
   readonly turnstileVerifyUrl: string;
   /** EMBEDDINGS_*: the embedding provider of semantic search; EMBEDDINGS_TIMEOUT_MS bounds every call. */
   readonly embeddings: EmbeddingsConfig;
+  /**
+   * Derived images (issue 28 item 9): IMAGE_CACHE_MAX_MB, what they may take in the blob store in all (bytes here);
+   * IMAGE_VARIANTS_PER_ASSET, how many one asset keeps (least recently used evicted past either); and
+   * IMAGE_DERIVATIONS_PER_MINUTE, new variants one visitor may have made per minute (0: no limit).
+   */
+  readonly images: {
+    readonly cacheMaxBytes: number;
+    readonly variantsPerAsset: number;
+    readonly derivationsPerMinute: number;
+  };
   /** SEARCH_INDEX_MAX_MB: memory for the in-process vector indexes of semantic search (least recently used dropped). */
   readonly searchIndexMaxMb: number;
+  /** SEARCH_QUEUE_MAX: query embeddings waiting for the model per process; past it 503 with Retry-After. */
+  readonly searchQueueMax: number;
   /** ENTRY_CACHE_MB: parsed published entry versions kept in memory for uncached delivery (0: off). */
   readonly entryCacheMb: number;
   /** RENDER_CACHE_MB: rendered published entries with their JSON, per cv, for uncached lists (0: off). */
@@ -108,6 +127,12 @@ export interface Config {
   };
   /** Requests per minute per token on the delivery API (spec 8: 1,200). */
   readonly rateLimitPerMinute: number;
+  /**
+   * RATE_LIMIT_SHARE_PER_MINUTE: each visitor's share of a token with origins (a token published in a
+   * site's pages), counted beside the token's own limit, so one client cannot spend a site's budget (issue 28
+   * item 12). 0: no share, the token's limit alone. Tokens without origins (server-side rendering) have none.
+   */
+  readonly rateLimitVisitorSharePerMinute: number;
   /** Bound on cv staleness when no publish notification arrives (the fallback poll of src/cluster/). */
   readonly cvPollMs: number;
   /** WORKERS: processes `folio serve` runs on one port (`auto`: one per core; src/cluster/worker-pool.ts). */
@@ -286,6 +311,8 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port,
     host,
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 10_000, 1000, 3_600_000),
     dataDir,
     store,
     redisUrl,
@@ -303,7 +330,13 @@ export function loadConfig(env: Env = process.env): Config {
       'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     turnstileTimeoutMs: int(env, 'TURNSTILE_TIMEOUT_MS', 5000, 100, 60_000),
     embeddings: Object.freeze(embeddingsConfig(env)),
+    images: Object.freeze({
+      cacheMaxBytes: int(env, 'IMAGE_CACHE_MAX_MB', 1024, 1, 1_048_576) * 1024 * 1024,
+      variantsPerAsset: int(env, 'IMAGE_VARIANTS_PER_ASSET', 100, 1, 100_000),
+      derivationsPerMinute: int(env, 'IMAGE_DERIVATIONS_PER_MINUTE', 60, 0, 1_000_000),
+    }),
     searchIndexMaxMb: int(env, 'SEARCH_INDEX_MAX_MB', 1024, 16, 1_048_576),
+    searchQueueMax: int(env, 'SEARCH_QUEUE_MAX', 16, 1, 100_000),
     entryCacheMb: int(env, 'ENTRY_CACHE_MB', 64, 0, 65_536),
     renderCacheMb: int(env, 'RENDER_CACHE_MB', 32, 0, 65_536),
     listIndexMb: int(env, 'LIST_INDEX_MB', 128, 0, 65_536),
@@ -316,6 +349,7 @@ export function loadConfig(env: Env = process.env): Config {
       pinnedTtlSeconds: int(env, 'CACHE_PINNED_TTL_SECONDS', 86_400, 1, 31_536_000),
     }),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_DELIVERY_PER_MINUTE', 1200, 1, 100_000_000),
+    rateLimitVisitorSharePerMinute: int(env, 'RATE_LIMIT_SHARE_PER_MINUTE', 300, 0, 100_000_000),
     cvPollMs: int(env, 'CV_POLL_MS', 1000, 50, 3_600_000),
     workers: workerCount(env),
     activityRetentionDays: int(env, 'ACTIVITY_RETENTION_DAYS', 365, 1, 36_500),

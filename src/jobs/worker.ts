@@ -1,5 +1,6 @@
 import type { BlobStore } from '../blobs/blob-store.js';
 import { deleteActivityBefore } from '../activity/activity-repo.js';
+import { sweepDerivedImages } from '../assets/derived-images.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/open-store.js';
@@ -13,7 +14,7 @@ import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from '
 
 export interface WorkerDeps {
   store: Store;
-  /** Sweeps delete upload files with their rows. */
+  /** Sweeps delete upload files with their rows, and derived images of deleted assets. */
   blobs: BlobStore;
   config: Config;
   /** Embeds for the semantic index (issue 13); default: the configuration's, shared in the process. */
@@ -56,6 +57,12 @@ export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions
           deps.store,
           new Date(now.getTime() - deps.config.activityRetentionDays * DAY_MS),
         ),
+      // Derived images of deleted or replaced assets, and the byte budget (issue 28 item 9).
+      () =>
+        sweepDerivedImages(deps.store, deps.blobs, {
+          maxBytes: deps.config.images.cacheMaxBytes,
+          perAsset: deps.config.images.variantsPerAsset,
+        }),
     ],
     ...(deps.log ? { log: deps.log } : {}),
     ...options,

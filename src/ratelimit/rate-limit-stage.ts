@@ -1,34 +1,70 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
 import { rateLimited } from '../errors/errors.js';
+import type { TokenRow } from '../store/tokens-repo.js';
 import type { LimitCheck, LimitResult } from './token-limiter.js';
+
+/** Each visitor's share of a token with origins (issue 28 item 12): its counter, and who the visitor is. */
+export interface VisitorShare {
+  limit: LimitCheck;
+  /** The visitor's key: a keyed hash of the request's address, never the address (src/forms/visitor.ts). */
+  visitorOf(request: FastifyRequest): string;
+}
+
+type Outcome = { r: LimitResult; scope: 'token' | 'visitor' };
 
 /**
  * The delivery pipeline's rate-limit stage (spec 5 rule 3, spec 8: 1,200 requests per minute per token), after
  * auth and before the cache, so cache hits count too. Every answer carries `RateLimit-Limit`,
  * `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429 adds `Retry-After`. Synchronous with local
  * counters, a promise with shared ones.
+ *
+ * A token with origins is published in a site's pages, so anyone can copy it: each visitor then also has a share
+ * of it (`share`, RATE_LIMIT_SHARE_PER_MINUTE), counted first. A visitor past their share is refused
+ * without counting against the token, so one client cannot starve the site's other visitors; the headers tell the
+ * nearer of the two limits. Tokens without origins (server-side rendering, one address) have the token's alone.
  */
-export function rateLimitStage(limit: LimitCheck, metrics: Metrics) {
-  const apply = (reply: FastifyReply, r: LimitResult): undefined => {
+export function rateLimitStage(limit: LimitCheck, metrics: Metrics, share: VisitorShare | null = null) {
+  const apply = (reply: FastifyReply, { r, scope }: Outcome): undefined => {
     reply
       .header('ratelimit-limit', r.limit)
       .header('ratelimit-remaining', r.remaining)
       .header('ratelimit-reset', r.resetSeconds);
     if (r.exceeded) {
-      metrics.rejected('token');
+      metrics.rejected(scope);
       reply.header('retry-after', r.resetSeconds);
-      throw rateLimited(
-        `More than ${r.limit} requests per minute with this token; retry in ${r.resetSeconds} s.`,
-        { details: { limit: r.limit, retryAfter: r.resetSeconds } },
-      );
+      const who = scope === 'token' ? 'with this token' : 'from this visitor with this token';
+      throw rateLimited(`More than ${r.limit} requests per minute ${who}; retry in ${r.resetSeconds} s.`, {
+        details: { limit: r.limit, retryAfter: r.resetSeconds },
+      });
     }
     return undefined;
+  };
+  const byToken = (token: TokenRow): Outcome | Promise<Outcome> => {
+    const r = limit(token.id);
+    return r instanceof Promise ? r.then((t) => ({ r: t, scope: 'token' })) : { r, scope: 'token' };
+  };
+  /** The visitor's share first; only a request within it counts against the token. */
+  const byVisitor = (request: FastifyRequest, token: TokenRow, s: VisitorShare) => {
+    const then = (v: LimitResult): Outcome | Promise<Outcome> => {
+      if (v.exceeded) return { r: v, scope: 'visitor' };
+      const t = byToken(token);
+      return t instanceof Promise ? t.then((o) => nearer(o, v)) : nearer(t, v);
+    };
+    const v = s.limit(`${token.id}:${s.visitorOf(request)}`);
+    return v instanceof Promise ? v.then(then) : then(v);
   };
   return (request: FastifyRequest, reply: FastifyReply): Promise<undefined> | undefined => {
     const token = request.deliveryToken;
     if (token === null) return undefined;
-    const r = limit(token.id);
-    return r instanceof Promise ? r.then((result) => apply(reply, result)) : apply(reply, r);
+    const o = share !== null && token.origins.length > 0 ? byVisitor(request, token, share) : byToken(token);
+    return o instanceof Promise ? o.then((out) => apply(reply, out)) : apply(reply, o);
   };
+}
+
+/** The limit a client would meet first: the token's when it is exceeded or as near, else the visitor's share. */
+function nearer(token: Outcome, visitor: LimitResult): Outcome {
+  return token.r.exceeded || token.r.remaining <= visitor.remaining
+    ? token
+    : { r: visitor, scope: 'visitor' };
 }

@@ -3,6 +3,7 @@ import type { AppServices } from '../app/services.js';
 import { cacheHeaders, cdnTag, entryTags } from '../delivery/cache-headers.js';
 import { deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { rejectUnknown } from '../delivery/params.js';
+import { QueryQueue } from './query-queue.js';
 import { SEARCH_PARAMS, type SearchDeps, searchEntries } from './search-service.js';
 import {
   COMMON_QUERY,
@@ -21,7 +22,7 @@ type Query = Record<string, unknown>;
 const searchSchema = deliveryRead({
   summary: 'Published entries ranked by meaning',
   description:
-    "Spaces with AI switched on (else 404 `not_found`). The query's vector against every published entry's, fused with the full-text rank of `/entries?search=`. `draft` and `release` are 400 (a public token gets 403 first); an embedding provider failing or too slow is 503 `unavailable`.",
+    "Spaces with AI switched on (else 404 `not_found`). The query's vector against every published entry's, fused with the full-text rank of `/entries?search=`. `draft` and `release` are 400 (a public token gets 403 first); an embedding provider failing or too slow, or too many queries waiting for it (`SEARCH_QUEUE_MAX`), is 503 `unavailable` (then with `Retry-After`).",
   tags: ['delivery', 'search'],
   params: SPACE_PARAMS,
   querystring: queryParams({
@@ -65,6 +66,7 @@ export async function searchRoutes(app: FastifyInstance, opts: { services: AppSe
     ...deliveryDepsOf(opts.services),
     embedder: opts.services.embedder,
     indexMaxBytes: opts.services.config.searchIndexMaxMb * 1024 * 1024,
+    queue: new QueryQueue(opts.services.config.searchQueueMax),
   };
   app.get<{ Params: Params; Querystring: Query }>(
     '/v1/:spaceId/search',

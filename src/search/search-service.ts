@@ -8,6 +8,7 @@ import { listPlan } from '../delivery/list/list-service.js';
 import { type DeliveredEntry, type Included, resolveEntries } from '../delivery/resolve.js';
 import { FolioError, invalidQuery, notFound, unavailable } from '../errors/errors.js';
 import { type Embedder, EmbedderUnavailable } from './embedder.js';
+import type { QueryQueue } from './query-queue.js';
 import { readSearchState } from './embeddings-repo.js';
 import { searchIndexesOf } from './search-indexes.js';
 import { chunkText, highlight, semanticTexts } from './search-text.js';
@@ -27,6 +28,8 @@ export interface SearchDeps extends DeliveryDeps {
   embedder: Embedder;
   /** The budget of the in-process vector indexes (SEARCH_INDEX_MAX_MB), in bytes. */
   indexMaxBytes: number;
+  /** Query embeddings waiting for the model, bounded (SEARCH_QUEUE_MAX). */
+  queue: QueryQueue;
 }
 
 export interface SearchItem {
@@ -75,13 +78,14 @@ export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
 /** Query vectors of recent searches: the same words are embedded once (issue 13: "embeds the query (cached)"). */
 const queryVectors = new WeakMap<Embedder, LRUCache<string, Promise<Float32Array>>>();
 
-function embedQuery(embedder: Embedder, q: string): Promise<Float32Array> {
+function embedQuery(embedder: Embedder, queue: QueryQueue, q: string): Promise<Float32Array> {
   let cache = queryVectors.get(embedder);
   if (!cache) queryVectors.set(embedder, (cache = new LRUCache({ max: 5000 })));
   const key = q.replace(/\s+/g, ' ');
   let vector = cache.get(key);
   if (!vector) {
-    const made = embedder.embed([key], 'query').then(([v]) => v ?? new Float32Array(0));
+    // Only a query the model has to embed takes a place in the queue (or is refused 503 when it is full).
+    const made = queue.run(() => embedder.embed([key], 'query')).then(([v]) => v ?? new Float32Array(0));
     // A failure is not remembered: the next search asks the provider again.
     made.catch(() => cache.delete(key));
     cache.set(key, (vector = made));
@@ -148,7 +152,7 @@ export async function searchEntries(
 
   let vector: Float32Array;
   try {
-    vector = await embedQuery(deps.embedder, q.q);
+    vector = await embedQuery(deps.embedder, deps.queue, q.q);
   } catch (err) {
     if (err instanceof EmbedderUnavailable)
       throw unavailable('The search model is unavailable; try again shortly.', { cause: err });

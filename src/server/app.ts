@@ -21,6 +21,7 @@ import { searchRoutes } from '../search/routes.js';
 import { syncRoutes } from '../sync/routes.js';
 import { setEntryCacheBytes } from '../store/entry-version-cache.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
+import { registerBodyTimeouts, timeoutOptions } from './body-timeouts.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
 import { clientErrorHandler, expectationHandler } from './client-errors.js';
 import { registerJsonBodyParser } from './json-body.js';
@@ -33,16 +34,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy,
     bodyLimit: 64 * 1024,
+    // Issue 28 item 10: Fastify's default (0) turns Node's request timeout off; REQUEST_TIMEOUT_MS bounds it.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: timeoutOptions(deps.config.requestTimeoutMs),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
     // Errors raised before a route runs (routing, Node's HTTP parser) leave as the 7.1 envelope too.
     frameworkErrors,
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(deps.config.requestTimeoutMs),
     // Per-request logs only at debug and trace: at info a busy instance would log every cache hit.
     logController: new LogController({
       disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
     }),
   });
   registerErrorHandlers(app);
+  // Before the delivery pipeline's hook: a trickled body is timed from its start, even one refused by auth.
+  registerBodyTimeouts(app, deps.config.bodyTimeoutMs);
   registerJsonBodyParser(app);
   // Management routes record what each needs here as they are added (src/auth/route-scopes.ts).
   registerScopeTable(app);

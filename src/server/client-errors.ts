@@ -10,8 +10,13 @@ import {
   tooLarge,
 } from '../errors/errors.js';
 
+/** Node's in-flight response on a socket (`_httpMessage`, which has no public name): set once headers parsed. */
+type InFlight = { headersSent?: boolean } | null | undefined;
+const inFlightOf = (socket: Socket): InFlight =>
+  (socket as Socket & { _httpMessage?: InFlight })._httpMessage;
+
 /** What Node's HTTP parser rejected, as a registry error (the parser's codes are llhttp's `HPE_…`). */
-function answerOf(code: string): FolioError {
+function answerOf(code: string, inFlight: InFlight, timeoutMs: number): FolioError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       // Node's maxHeaderSize (16 KB) covers the request line too, so a long URL lands here as well.
@@ -19,7 +24,12 @@ function answerOf(code: string): FolioError {
         'The request line and headers exceed 16 KB; send long values in a request body.',
       );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return requestTimeout('The request line and headers did not arrive in time.');
+      // REQUEST_TIMEOUT_MS (Node's requestTimeout) covers the body too: with a response waiting, the headers came.
+      return requestTimeout(
+        inFlight === undefined || inFlight === null
+          ? 'The request line and headers did not arrive in time.'
+          : `The request did not arrive within ${Math.round(timeoutMs / 1000)} s.`,
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return tooLarge('The chunk extensions of the request body are too large.');
     case 'HPE_INVALID_METHOD':
@@ -33,17 +43,26 @@ function answerOf(code: string): FolioError {
 
 /**
  * Fastify's `clientErrorHandler` option: requests Node's parser refuses before Fastify sees them (a URL or
- * headers over 16 KB, control characters in a header, a garbled request line). Fastify's default answers these
- * outside the 7.1 envelope; this writes the envelope on the raw socket and closes it, as Node's own default does.
+ * headers over 16 KB, control characters in a header, a garbled request line), and requests that did not arrive
+ * within REQUEST_TIMEOUT_MS (Node's `requestTimeout`). Fastify's default answers these outside the 7.1 envelope;
+ * this writes the envelope on the raw socket and closes it, as Node's own default does. `timeoutMs` names the
+ * configured timeout in the 408's message.
  */
-export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
-  // A reset or closed connection has nobody left to answer (Node's docs on the 'clientError' event).
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  // Like Node's default: only when no response on this connection has begun, else our bytes would corrupt it.
-  // `_httpMessage` is Node's in-flight response on the socket; it has no public name.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  if (socket.writable && inFlight?.headersSent !== true) {
-    const folio = answerOf(err.code);
+export function clientErrorHandler(timeoutMs: number) {
+  return (err: ConnectionError, socket: Socket): void => {
+    // A reset or closed connection has nobody left to answer (Node's docs on the 'clientError' event).
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    answerAndClose(socket, answerOf(err.code, inFlightOf(socket), timeoutMs), err);
+  };
+}
+
+/**
+ * Writes `folio` as a whole response on the raw socket and destroys it: for a request Fastify cannot answer
+ * itself (its bytes stopped, or never parsed). Like Node's default, only when no response on this connection has
+ * begun, else our bytes would corrupt it; the connection is closed either way.
+ */
+export function answerAndClose(socket: Socket, folio: FolioError, err?: Error): void {
+  if (socket.writable && inFlightOf(socket)?.headersSent !== true) {
     const body = JSON.stringify(folio.toBody());
     socket.write(
       [

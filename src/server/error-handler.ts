@@ -5,8 +5,14 @@ import { abortDetails, clientWentAway } from '../lib/client-abort.js';
 import { methodsAt } from '../lib/route-methods.js';
 import { inputGuard } from './input-guard.js';
 
-/** Every error leaves as the 7.1 envelope, never stored by a cache. */
+/**
+ * Every error leaves as the 7.1 envelope, never stored by a cache. An error that says when to come back
+ * (`details.retryAfter`, seconds: a 429, a full queue's 503) says it in `Retry-After` too (RFC 9110 10.2.3).
+ */
 function sendError(reply: FastifyReply, err: FolioError): void {
+  const retryAfter = err.details?.retryAfter;
+  if (typeof retryAfter === 'number' && !reply.hasHeader('retry-after'))
+    reply.header('retry-after', String(retryAfter));
   reply.status(err.status).header('cache-control', 'no-store').send(err.toBody());
 }
 

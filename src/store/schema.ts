@@ -141,6 +141,21 @@ export interface Database {
   folio_reindex: ReindexTable;
   search_embeddings: SearchEmbeddingsTable;
   search_state: SearchStateTable;
+  derived_images: DerivedImagesTable;
+}
+
+/**
+ * A derived image kept in the blob store (migration 0018, issue 28 item 9): what the budget counts and evicts,
+ * least recently used first, and what the sweep drops once its asset (`source_key`: the original's blob) is gone.
+ */
+export interface DerivedImagesTable {
+  blob_key: string;
+  space_id: string;
+  asset_id: string;
+  source_key: string;
+  size: number;
+  /** ISO time of the last use written (uses are batched: src/assets/derived-images.ts). */
+  used_at: string;
 }
 
 /** The version each reindex step last built (src/store/reindex.ts; migrations 0007, 0014). */

@@ -938,7 +938,7 @@ export interface paths {
         };
         /**
          * An asset file, or a derived image
-         * @description Public by unguessable id (image tags send no token). Without parameters the original (SVG, XML and HTML as attachments); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; too many derivations waiting: 503.
+         * @description Public by unguessable id (image tags send no token). Without parameters the original (SVG, XML and HTML as attachments); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; more new variants than IMAGE_DERIVATIONS_PER_MINUTE from one visitor: 429 with `Retry-After`; too many derivations waiting: 503.
          */
         get: {
             parameters: {
@@ -951,7 +951,7 @@ export interface paths {
                     ar?: string;
                     /** @description `thumb`, `card`, `hero`, `og`, or a key of the space's `imagePresets`; not with `h` or `ar`. */
                     preset?: string;
-                    /** @description Quality 1 to 100 (defaults AVIF 50, WebP 75, JPEG 80). */
+                    /** @description Quality 1 to 100, snapped to the nearest of 25, 50, 60, 75, 80, 90, 100 (defaults AVIF 50, WebP 75, JPEG 80). */
                     q?: string;
                     /** @description `avif`, `webp`, `jpeg` or `png` instead of negotiating by `Accept`. */
                     fm?: string;
@@ -1009,6 +1009,15 @@ export interface paths {
                 };
                 /** @description `not_found` */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1879,7 +1888,7 @@ export interface paths {
         };
         /**
          * Published entries ranked by meaning
-         * @description Spaces with AI switched on (else 404 `not_found`). The query's vector against every published entry's, fused with the full-text rank of `/entries?search=`. `draft` and `release` are 400 (a public token gets 403 first); an embedding provider failing or too slow is 503 `unavailable`.
+         * @description Spaces with AI switched on (else 404 `not_found`). The query's vector against every published entry's, fused with the full-text rank of `/entries?search=`. `draft` and `release` are 400 (a public token gets 403 first); an embedding provider failing or too slow, or too many queries waiting for it (`SEARCH_QUEUE_MAX`), is 503 `unavailable` (then with `Retry-After`).
          */
         get: {
             parameters: {
