@@ -15,6 +15,7 @@ import { at, isObject, Problems } from '../bundle/problems.js';
 import type { AssetDoc } from '../content/model.js';
 import { displayName, tooLarge } from '../forms/uploads/receive-upload.js';
 import { SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffFile } from '../forms/uploads/sniff.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
 import { newId } from '../lib/ids.js';
 import { invalid, requireSpace } from '../management/context.js';
 import {
@@ -95,7 +96,7 @@ export async function ingestAsset(
 ): Promise<{ doc: AssetDoc; cv: number }> {
   const space = await requireSpace(deps.store, req.spaceId);
   const locales = new Set(space.settings.locales.map((l) => l.code));
-  await mkdir(deps.workDir, { recursive: true });
+  await mkdir(deps.workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const dir = await mkdtemp(join(deps.workDir, 'asset-'));
   try {
     const { texts, file } = await receive(req.parts, locales, join(dir, 'file'));
@@ -269,7 +270,7 @@ class ByteLimit extends Transform {
 async function writeFile(part: Extract<AssetPart, { kind: 'file' }>, path: string): Promise<Received> {
   const limit = new ByteLimit(MAX_ASSET_BYTES);
   try {
-    await pipeline(part.stream, limit, createWriteStream(path));
+    await pipeline(part.stream, limit, createWriteStream(path, { mode: PRIVATE_FILE_MODE }));
     // The parser cuts a file off at its own limit (just above ours) and ends the stream: never accept a cut file.
     if ('truncated' in part.stream && part.stream.truncated === true) throw new FileTooLarge();
   } catch (err) {

@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { StoreConfig } from '../config/config.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
 import type { StoreDialect } from './dialect/dialect.js';
 import { namingPool } from './dialect/pg-named-statements.js';
 import { postgresDialect } from './dialect/postgres.js';
@@ -61,7 +62,12 @@ export async function openStore(
 }
 
 function openSqlite(file: string): Store {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // Created 0600 before SQLite opens it: SQLite would create it 0644 under umask 022, and it gives the -wal and
+    // -shm files the database file's mode. An existing file keeps its mode (docs/operations.md "Privacy").
+    closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+  }
   const database = new BetterSqlite3(file);
   // WAL lets readers run beside the single writer; NORMAL is durable across process crashes in WAL mode.
   database.pragma('journal_mode = WAL');
