@@ -85,6 +85,35 @@ export async function insertSubmission(db: Queryable, s: SubmissionRecord): Prom
     .execute();
 }
 
+/** What a `form.submitted` webhook sends of a stored submission (issue 28 item 1: read when it is sent). */
+export interface SubmittedAnswers {
+  formKey: string;
+  values: Record<string, unknown>;
+  locale: string;
+  page: string | null;
+}
+
+/**
+ * The answers of an inbox submission, or null when it is gone (erased, expired, deleted) or was moved to spam:
+ * then nothing of it is sent. Values that are not an object (never written so) count as gone.
+ */
+export async function readSubmittedAnswers(
+  store: Store,
+  spaceId: string,
+  id: string,
+): Promise<SubmittedAnswers | null> {
+  const row = await store.db
+    .selectFrom('submissions')
+    .select(['form_key', 'folder', 'values', 'locale', 'page'])
+    .where('space_id', '=', spaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row || row.folder !== 'inbox') return null;
+  const values: unknown = store.dialect.parseJson<unknown>(row.values);
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) return null;
+  return { formKey: row.form_key, values: { ...values }, locale: row.locale, page: row.page };
+}
+
 /**
  * A unique-index violation, on either engine (SQLite's extended result code, PostgreSQL's SQLSTATE 23505): the
  * one place where a driver error becomes `already_submitted`.

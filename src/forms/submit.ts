@@ -242,15 +242,15 @@ async function store(
       });
       // Another submission claimed an upload between the check and this transaction.
       if (Object.keys(lost).length > 0) throw invalidFields(lost);
-      await enqueueEvent(tx, record.spaceId, 'form.submitted', {
-        form: record.form,
-        submissionId: record.id,
-        values: record.values,
-        locale: record.locale,
-        page: record.page,
-        submittedAt: record.createdAt,
-        cv: ctx.space.cv,
-      });
+      // Ids only (issue 28 item 1): the webhook reads the values, page and language from the stored submission
+      // when it is sent, so nothing of the visitor outlives the submission in the outbox.
+      await enqueueEvent(
+        tx,
+        record.spaceId,
+        'form.submitted',
+        { form: record.form, submissionId: record.id, submittedAt: record.createdAt, cv: ctx.space.cv },
+        { submissionId: record.id },
+      );
       // spec 3.2, 4.4 rule 6: owner emails, chat post and confirmation commit with the submission.
       await enqueueNotifications(tx, {
         spaceId: record.spaceId,

@@ -163,6 +163,11 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /**
+   * The submission the job is about (migration 0018): its `form.submitted` event, the webhook deliveries of that
+   * event, its notifications. Deleted with the submission; null for every other job.
+   */
+  submission_id: string | null;
 }
 
 export interface SecretsTable {

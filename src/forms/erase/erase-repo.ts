@@ -83,27 +83,3 @@ export async function emailFieldsByForm(store: Store, spaceId: string): Promise<
   }
   return out;
 }
-
-/**
- * Deletes outbox rows that name erased submissions (the `form.submitted` event and its webhook deliveries carry
- * the values; notification jobs carry the id): an erased visitor's data must not leave afterwards, nor stay in
- * the outbox's 7 days of finished jobs. Submission ids are random and unique, so the id in the payload text is
- * enough to find them.
- */
-export async function scrubOutbox(
-  store: Store,
-  spaceId: string,
-  submissionIds: readonly string[],
-): Promise<number> {
-  let removed = 0;
-  const text = store.dialect.jsonText('payload');
-  for (const id of submissionIds) {
-    const r = await store.db
-      .deleteFrom('outbox')
-      .where('space_id', '=', spaceId)
-      .where(sql<string>`${text}`, 'like', sql<string>`${`%${likeLiteral(id)}%`} escape '\\'`)
-      .executeTakeFirst();
-    removed += Number(r.numDeletedRows);
-  }
-  return removed;
-}

@@ -1,6 +1,6 @@
 // spec 4.5 "POST /forms/erase": a visitor asks to be forgotten. Every email field of every form (deleted forms and
 // the spam folder included) is searched for the address, case-insensitively; `dryRun` only counts; otherwise the
-// matching submissions go with their notes and files, and with the outbox rows that still carry their values.
+// matching submissions go with their notes, files, notification records and outbox rows.
 // The activity log records who, when and the counts, never the address.
 
 import { recordActivity } from '../../activity/activity-repo.js';
@@ -10,7 +10,7 @@ import type { Store } from '../../store/open-store.js';
 import { isEmail } from '../rules/index.js';
 import { inSweepTransaction, lockSubmissionsById } from '../retention/retention-repo.js';
 import { deleteSubmissionsWithFiles } from '../retention/sweeps.js';
-import { type EraseCandidate, emailFieldsByForm, eraseCandidates, scrubOutbox } from './erase-repo.js';
+import { type EraseCandidate, emailFieldsByForm, eraseCandidates } from './erase-repo.js';
 
 /** Candidates read per page, and submissions deleted per transaction. */
 const PAGE = 500;
@@ -99,11 +99,6 @@ export async function eraseAddress(
       );
       return { locked, ...(await deleteSubmissionsWithFiles(s, deps.blobs, locked)) };
     });
-    await scrubOutbox(
-      store,
-      req.spaceId,
-      done.locked.map((l) => l.id),
-    );
     for (const l of done.locked) tally(byForm, l.formKey, l.folder);
     submissions += done.submissions;
     files += done.files;

@@ -94,13 +94,16 @@ export async function releaseCapacity(
 }
 
 /**
- * Deletes submissions with everything stored for them: notification records, uploads (their blobs are the
+ * Deletes submissions with everything stored for them: notification records, outbox rows (the `form.submitted`
+ * event, its webhook deliveries and the notification jobs, pending or done), uploads (their blobs are the
  * caller's) and notes. Returns how many submissions were deleted.
  */
 export async function deleteSubmissions(s: SweepTx, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const list = [...ids];
   await s.tx.deleteFrom('notification_sends').where('submission_id', 'in', list).execute();
+  // issue 28 item 1: nothing of the submission is sent, nor kept, once it is gone.
+  await s.tx.deleteFrom('outbox').where('submission_id', 'in', list).execute();
   await s.tx.deleteFrom('uploads').where('submission_id', 'in', list).execute();
   // spec 3.2 "submission, its notes and files deleted".
   await s.tx.deleteFrom('submission_notes').where('submission_id', 'in', list).execute();
