@@ -27,7 +27,7 @@ const USAGE = `Usage: folio <command>
   export <spaceId> <dir>                  write <dir>/bundle.json and the asset files
   migrate                                 bring the store's schema up to date
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
-  sweep                                   delete expired submissions and unused uploads once (for cron)
+  sweep                                   delete expired submissions, unused uploads and their files once (cron)
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
                [--scope <scope>,…]         management tokens only: content.write, forms.write, forms.read,
                                           forms.erase, tokens.admin (default: every scope)
@@ -99,9 +99,13 @@ async function worker(): Promise<number> {
 async function sweepCommand(): Promise<number> {
   const rt = await openRuntime(loadConfig());
   try {
-    const n = await sweepRetention(rt.store, rt.blobs, new Date());
+    const n = await sweepRetention(
+      rt.store,
+      { blobs: rt.blobs, mailDir: rt.config.mail.outboxDir },
+      new Date(),
+    );
     console.log(
-      `Deleted ${n.submissions} expired submissions, ${n.uploads} unused uploads and ${n.files} files.`,
+      `Deleted ${n.submissions} expired submissions, ${n.uploads} unused uploads, ${n.files} files and ${n.mailFiles} mail files.`,
     );
     return 0;
   } finally {

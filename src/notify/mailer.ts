@@ -8,6 +8,7 @@ import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { PermanentJobError } from '../jobs/runner.js';
 import type { MailConfig } from '../config/config.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
+import { mailFileName, mailTempName } from './mail-files.js';
 
 export interface MailMessage {
   /** MAIL_FROM, e.g. `Folio <forms@example.com>`. */
@@ -122,10 +123,9 @@ function emlMailer(dir: string): Mailer {
       const info = await render.sendMail(composed(msg));
       if (!Buffer.isBuffer(info.message)) throw new Error('the mail composer did not render a buffer');
       await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const name = `${stamp}-${msg.messageId.replace(/[^A-Za-z0-9._-]/g, '_')}.eml`;
+      const name = mailFileName(new Date(), msg.messageId);
       // Written aside and renamed: whoever watches the directory never sees half a message.
-      const temp = join(dir, `.${name}.tmp`);
+      const temp = join(dir, mailTempName(name));
       try {
         await writeFile(temp, info.message, { mode: PRIVATE_FILE_MODE });
         await rename(temp, join(dir, name));

@@ -4,12 +4,11 @@
 // The activity log records who, when and the counts, never the address.
 
 import { recordActivity } from '../../activity/activity-repo.js';
-import type { BlobStore } from '../../blobs/blob-store.js';
 import { invalidBody } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { isEmail } from '../rules/index.js';
 import { inSweepTransaction, lockSubmissionsById } from '../retention/retention-repo.js';
-import { deleteSubmissionsWithFiles } from '../retention/sweeps.js';
+import { deleteSubmissionsWithFiles, type SubmissionFiles } from '../retention/sweeps.js';
 import { type EraseCandidate, emailFieldsByForm, eraseCandidates } from './erase-repo.js';
 
 /** Candidates read per page, and submissions deleted per transaction. */
@@ -65,7 +64,7 @@ export function holdsAddress(
 }
 
 export async function eraseAddress(
-  deps: { store: Store; blobs: BlobStore },
+  deps: { store: Store } & SubmissionFiles,
   req: EraseRequest,
 ): Promise<EraseResult> {
   const address = normaliseAddress(req.email);
@@ -97,7 +96,7 @@ export async function eraseAddress(
         req.spaceId,
         matched.map((m) => m.id),
       );
-      return { locked, ...(await deleteSubmissionsWithFiles(s, deps.blobs, locked)) };
+      return { locked, ...(await deleteSubmissionsWithFiles(s, deps, locked)) };
     });
     for (const l of done.locked) tally(byForm, l.formKey, l.folder);
     submissions += done.submissions;

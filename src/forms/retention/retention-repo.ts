@@ -163,3 +163,14 @@ export async function lockSubmissionsById(
     .execute();
   return rows.map((r) => ({ id: r.id, spaceId: r.space_id, formKey: r.form_key, folder: r.folder }));
 }
+
+/** Which of these submissions still exist (any space): the sweep of mail files keeps theirs. */
+export async function existingSubmissionIds(store: Store, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await store.db
+    .selectFrom('submissions')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
