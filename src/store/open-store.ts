@@ -73,6 +73,9 @@ function openSqlite(file: string): Store {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
+  // Deleted content is overwritten with zeros in the database file (issue 28 item 3: an erased address must not be
+  // readable from free pages); the WAL's copies go at the next dialect.purgeDeleted (after an erase or a sweep).
+  database.pragma('secure_delete = ON');
   database.pragma('busy_timeout = 5000');
   // The default page cache is 2 MB; the list tables' indexes are wide, and a large publish (an import) touches
   // pages all over them. 64 MB (negative: KiB) is a bound, allocated only as pages are used.

@@ -7,7 +7,12 @@ import { recordActivity } from '../../activity/activity-repo.js';
 import { invalidBody } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { isEmail } from '../rules/index.js';
-import { inSweepTransaction, lockSubmissionsById } from '../retention/retention-repo.js';
+import type { Log } from '../../observability/log.js';
+import {
+  inSweepTransaction,
+  lockSubmissionsById,
+  purgeDeletedSubmissions,
+} from '../retention/retention-repo.js';
 import { deleteSubmissionsWithFiles, type SubmissionFiles } from '../retention/sweeps.js';
 import { type EraseCandidate, emailFieldsByForm, eraseCandidates } from './erase-repo.js';
 
@@ -64,7 +69,7 @@ export function holdsAddress(
 }
 
 export async function eraseAddress(
-  deps: { store: Store } & SubmissionFiles,
+  deps: { store: Store; log?: Log } & SubmissionFiles,
   req: EraseRequest,
 ): Promise<EraseResult> {
   const address = normaliseAddress(req.email);
@@ -110,6 +115,12 @@ export async function eraseAddress(
     subject: null,
     details: { dryRun: req.dryRun, submissions, files, forms: forms.length },
   });
+  // issue 28 item 3: the erased rows out of the store's files too (SQLite's WAL; PostgreSQL's dead tuples pruned).
+  // The rows are deleted whatever happens here: a failure is logged, and the next sweep purges again.
+  if (!req.dryRun && submissions > 0)
+    await purgeDeletedSubmissions(store).catch((err: unknown) =>
+      deps.log?.warn({ err }, 'erase: purging the deleted rows from the store files failed'),
+    );
   return { dryRun: req.dryRun, submissions, files, forms };
 }
 

@@ -43,7 +43,7 @@ export async function eraseRoutes(app: FastifyInstance, opts: { services: AppSer
       const dryRun = body['dryRun'] ?? false;
       if (typeof dryRun !== 'boolean') throw invalidBody('"dryRun" must be true or false.');
       const result = await eraseAddress(
-        { store, blobs, mailDir: config.mail.outboxDir },
+        { store, blobs, mailDir: config.mail.outboxDir, log: request.log },
         {
           spaceId: request.params.spaceId,
           email: body['email'],

@@ -174,3 +174,21 @@ export async function existingSubmissionIds(store: Store, ids: readonly string[]
     .execute();
   return new Set(rows.map((r) => r.id));
 }
+
+/** The tables a visitor's data is deleted from (submissions and what is stored for them). */
+const VISITOR_TABLES = [
+  'submissions',
+  'submission_notes',
+  'uploads',
+  'notification_sends',
+  'outbox',
+] as const;
+
+/**
+ * After an erase or a sweep (issue 28 item 3): deleted rows no longer readable from the store's files where the
+ * engine can do it cheaply (`dialect.purgeDeleted`: SQLite's WAL checkpointed and truncated; PostgreSQL's tables
+ * vacuumed). Outside any transaction.
+ */
+export async function purgeDeletedSubmissions(store: Store): Promise<void> {
+  await store.dialect.purgeDeleted(store.db, VISITOR_TABLES);
+}

@@ -14,6 +14,7 @@ import {
   inSweepTransaction,
   lockExpiredSubmissions,
   lockUnclaimedUploads,
+  purgeDeletedSubmissions,
   releaseCapacity,
 } from './retention-repo.js';
 
@@ -139,7 +140,11 @@ export async function sweepUnclaimedUploads(
   );
 }
 
-/** Every sweep, as the job runner and `folio sweep` run them. */
+/**
+ * Every sweep, as the job runner and `folio sweep` run them, then the purge of deleted rows from the store's files
+ * (issue 28 item 3). The purge runs whatever this run deleted: it also bounds how long rows deleted otherwise (the
+ * inbox's delete, a note deleted, finished jobs) stay readable in the SQLite WAL, to the next sweep (about hourly).
+ */
 export async function sweepRetention(
   store: Store,
   files: SubmissionFiles,
@@ -149,6 +154,7 @@ export async function sweepRetention(
   const submissions = await sweepExpiredSubmissions(store, files, now, opts);
   const uploads = await sweepUnclaimedUploads(store, files.blobs, now, opts);
   const orphans = await sweepMailFiles(store, files.mailDir);
+  await purgeDeletedSubmissions(store);
   return {
     submissions: submissions.submissions,
     uploads: uploads.uploads,
