@@ -148,7 +148,12 @@ describe.each(ENGINES)('a marker after erase and after retention on %s (issue 28
 
   /** Where the marker is before it is deleted: the test would prove nothing if it were nowhere to begin with. */
   async function expectEverywhere(marker: string): Promise<void> {
-    expect(await tablesHolding(marker)).toEqual(['submission_notes', 'submissions', 'uploads']);
+    expect(await tablesHolding(marker)).toEqual([
+      'submission_addresses',
+      'submission_notes',
+      'submissions',
+      'uploads',
+    ]);
     const files = Object.keys(filesHolding(t.dataDir, marker));
     expect(files.filter((f) => f.startsWith('outbox-mail/'))).toHaveLength(2);
     expect(files.filter((f) => f.startsWith('blobs/uploads/'))).toHaveLength(1);

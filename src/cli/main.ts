@@ -8,7 +8,6 @@ import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
 import { newId } from '../lib/ids.js';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { LIST_REINDEX } from '../delivery/list/list-write-repo.js';
 import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
@@ -16,7 +15,7 @@ import { importProgress } from './progress.js';
 import { createJobRunner } from '../jobs/worker.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, REINDEX_STEPS } from './runtime.js';
 import { serve } from './serve.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 
@@ -51,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'export':
         return await exportCommand(rest);
       case 'migrate': {
-        const store = await openStore(loadConfig().store, { reindex: [LIST_REINDEX] });
+        const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
         await store.close();
         console.log('Store schema is up to date.');
         return 0;
@@ -224,7 +223,7 @@ async function tokenCommand(args: string[]): Promise<number> {
       return 2;
     }
   }
-  const store = await openStore(loadConfig().store, { reindex: [LIST_REINDEX] });
+  const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
   try {
     if (!(await getSpace(store, values.space))) {
       console.error(`Space "${values.space}" does not exist.`);

@@ -24,7 +24,7 @@ export interface SubmissionRecord {
   userAgent: string | null;
   /** The consent wording agreed to, by consent field key, in the visitor's language (spec 2.10). */
   consent: Record<string, ConsentRecord>;
-  /** Lower-cased uniqueField address; null for spam and forms without a uniqueField. */
+  /** The uniqueField address as compared (`normalizeEmail`); null for spam and forms without a uniqueField. */
   uniqueKey: string | null;
   createdAt: string;
   deleteAfter: string;

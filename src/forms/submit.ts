@@ -33,11 +33,14 @@ import {
   visitorLocale,
 } from './controls.js';
 import { DEFAULT_SUCCESS_MESSAGE, KEY_FORMAT, localizeField, resolveText } from './definition/index.js';
+import { submissionAddresses } from './addresses.js';
+import { insertSubmissionAddresses } from './addresses-repo.js';
 import type { FormSource, LoadedForm } from './form-source.js';
 import { readFormCounts } from './forms-repo.js';
 import {
   DEFAULT_HONEYPOT,
   formStatus,
+  normalizeEmail,
   statusErrorCode,
   usesTurnstile,
   validateSubmission,
@@ -114,7 +117,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
   };
   // spec 3.2: a filled spam trap answers like a success; the submission is kept in the spam folder, uncounted.
   if (isTrapFilled(req.body, settings.honeypot ?? DEFAULT_HONEYPOT)) {
-    await insertSubmission(deps.store.db, {
+    const spam: SubmissionRecord = {
       ...record,
       id: newId('sub'),
       folder: 'spam',
@@ -122,6 +125,16 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
       consent: {},
       uniqueKey: null,
       deleteAfter: new Date(req.now.getTime() + SPAM_RETENTION_DAYS * DAY).toISOString(),
+    };
+    // Its addresses too: erase reaches the spam folder (spec 4.5).
+    await deps.store.db.transaction().execute(async (tx) => {
+      await insertSubmission(tx, spam);
+      await insertSubmissionAddresses(
+        tx,
+        spam.spaceId,
+        spam.id,
+        submissionAddresses(def.fields, spam.values),
+      );
     });
     return success(ctx);
   }
@@ -160,7 +173,8 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     folder: 'inbox',
     values,
     consent: consentWording(ctx, values),
-    uniqueKey: typeof unique === 'string' ? unique.toLowerCase() : null,
+    // Issue 28 item 5: one visitor, one identity; case, fullwidth forms and invisible characters make no new one.
+    uniqueKey: typeof unique === 'string' ? normalizeEmail(unique) : null,
     deleteAfter: new Date(
       req.now.getTime() + (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY,
     ).toISOString(),
@@ -233,6 +247,12 @@ async function store(
   try {
     await deps.store.db.transaction().execute(async (tx) => {
       await insertSubmission(tx, record);
+      await insertSubmissionAddresses(
+        tx,
+        record.spaceId,
+        record.id,
+        submissionAddresses(ctx.form.definition.fields, record.values),
+      );
       const lost = await claimSubmissionUploads(tx, {
         spaceId: record.spaceId,
         formKey: record.form,

@@ -11,7 +11,7 @@ const eraseSchema = inboxOperation(
   {
     summary: 'Forget a visitor: delete every submission holding an address',
     description:
-      'Needs `forms.erase`. Matches the values of every email field any kept version of any form has had, in the inbox and spam, and the `uniqueField` copy; deletes the submissions with their notes, files, notification records and `.eml` files and the outbox rows naming them. `dryRun: true` only counts. An address that is not one: 400 with `details.fields.email`.',
+      'Needs `forms.erase`. Matches the address normalized (NFKC, lower case, invisible characters removed, as `uniqueField` compares) with the email fields of every submission, in the inbox and spam, deleted forms included; deletes the submissions with their notes, files, notification records and `.eml` files and the outbox rows naming them. `dryRun: true` only counts. An address that is not one: 400 with `details.fields.email`.',
     params: pathParams({ spaceId: SPACE_ID }),
     body: eraseBody,
     response: { 200: json('What was (or would be) deleted.', eraseResult) },

@@ -96,7 +96,7 @@ export async function releaseCapacity(
 /**
  * Deletes submissions with everything stored for them: notification records, outbox rows (the `form.submitted`
  * event, its webhook deliveries and the notification jobs, pending or done), uploads (their blobs are the
- * caller's) and notes. Returns how many submissions were deleted.
+ * caller's), notes and addresses. Returns how many submissions were deleted.
  */
 export async function deleteSubmissions(s: SweepTx, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
@@ -107,6 +107,7 @@ export async function deleteSubmissions(s: SweepTx, ids: readonly string[]): Pro
   await s.tx.deleteFrom('uploads').where('submission_id', 'in', list).execute();
   // spec 3.2 "submission, its notes and files deleted".
   await s.tx.deleteFrom('submission_notes').where('submission_id', 'in', list).execute();
+  await s.tx.deleteFrom('submission_addresses').where('submission_id', 'in', list).execute();
   const r = await s.tx.deleteFrom('submissions').where('id', 'in', list).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
@@ -179,6 +180,7 @@ export async function existingSubmissionIds(store: Store, ids: readonly string[]
 const VISITOR_TABLES = [
   'submissions',
   'submission_notes',
+  'submission_addresses',
   'uploads',
   'notification_sends',
   'outbox',
