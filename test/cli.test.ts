@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
@@ -133,7 +133,7 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
     expect(JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8')).space.id).toBe('spc_test');
   });
 
-  it('sweeps expired submissions and unused uploads once, for cron (spec 3.2, 3.3)', async () => {
+  it('sweeps expired submissions, unused uploads and their files once, for cron (spec 3.2, 3.3)', async () => {
     const dataDir = tempDir('folio-cli-');
     const store = await openStore({ engine: 'sqlite', file: join(dataDir, 'folio.sqlite') });
     const blobs = new LocalDirBlobStore(join(dataDir, 'blobs'));
@@ -178,17 +178,27 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
     await store.db.insertInto('uploads').values(uploads).execute();
     for (const u of uploads) await blobs.put(u.blob_key, Buffer.from('hi'));
     await store.close();
+    // Notification email written without SMTP_URL is the submission's too (issue 28 item 2); other files stay.
+    const mailDir = join(dataDir, 'outbox-mail');
+    const mails = {
+      old: '2026-01-01T00-00-00-000Z-sub_old.mail.0123456789abcdef_folio.test.eml',
+      kept: '2026-01-01T00-00-00-000Z-sub_new.confirmation_folio.test.eml',
+      foreign: 'README.txt',
+    };
+    mkdirSync(mailDir);
+    for (const name of Object.values(mails)) writeFileSync(join(mailDir, name), 'Name: Ada');
 
     const swept = await run(['sweep'], { DATA_DIR: dataDir });
     expect([swept.code, swept.stdout.trim()]).toEqual([
       0,
-      'Deleted 1 expired submissions, 1 unused uploads and 2 files.',
+      'Deleted 1 expired submissions, 1 unused uploads, 2 files and 1 mail files.',
     ]);
     for (const u of uploads) expect(await blobs.get(u.blob_key)).toBeNull();
+    expect(readdirSync(mailDir).sort()).toEqual([mails.kept, mails.foreign].sort());
     const again = await run(['sweep'], { DATA_DIR: dataDir });
     expect([again.code, again.stdout.trim()]).toEqual([
       0,
-      'Deleted 0 expired submissions, 0 unused uploads and 0 files.',
+      'Deleted 0 expired submissions, 0 unused uploads, 0 files and 0 mail files.',
     ]);
     expect((await run(['help'], {})).stdout).toContain('sweep');
   });

@@ -563,7 +563,11 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
       expect(await noteIds('sub_nd1')).toEqual([]);
 
       expect(await noteIds('sub_nd2')).toHaveLength(1);
-      const swept = await sweepRetention(t.store, blobs, new Date('2026-03-11T00:00:00.000Z'));
+      const swept = await sweepRetention(
+        t.store,
+        { blobs, mailDir: t.config.mail.outboxDir },
+        new Date('2026-03-11T00:00:00.000Z'),
+      );
       expect(swept.submissions).toBe(1);
       expect(await row('sub_nd2')).toBeUndefined();
       expect(await noteIds('sub_nd2')).toEqual([]);

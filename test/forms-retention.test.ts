@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../src/blobs/blob-store.js';
@@ -29,7 +30,7 @@ const DAY = 24 * 60 * 60_000;
 const T = new Date('2026-06-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T.getTime() + ms).toISOString();
 const blobKey = (uploadId: string) => `uploads/${SPACE}/${uploadId}`;
-const NONE: SweepCounts = { submissions: 0, uploads: 0, files: 0 };
+const NONE: SweepCounts = { submissions: 0, uploads: 0, files: 0, mailFiles: 0 };
 
 async function seedSpace(store: Store): Promise<void> {
   await store.db
@@ -186,6 +187,8 @@ describe.each(cases)('retention sweeps on %s with %s blobs', (engine, blobKind) 
     await closeBlobs();
     await env.close();
   });
+  /** The sweeps' file stores: these blobs, and a mail directory this test never writes to. */
+  const stores = (b: BlobStore) => ({ blobs: b, mailDir: join(env.dataDir, 'outbox-mail') });
 
   it('deletes exactly the expired submissions and unused uploads with their files, once', async () => {
     const store = env.store;
@@ -211,8 +214,8 @@ describe.each(cases)('retention sweeps on %s with %s blobs', (engine, blobKind) 
     await addSend(store, 'ns_keep', 'sub_keep');
 
     // Batches of two: the sweep loops until a batch finds nothing.
-    const counts = await sweepRetention(store, blobs, T, { batchSize: 2 });
-    expect(counts).toEqual({ submissions: 4, uploads: 2, files: 4 });
+    const counts = await sweepRetention(store, stores(blobs), T, { batchSize: 2 });
+    expect(counts).toEqual({ submissions: 4, uploads: 2, files: 4, mailFiles: 0 });
     const after = async () => ({
       submissions: await ids(store, 'submissions'),
       uploads: await ids(store, 'uploads'),
@@ -235,7 +238,7 @@ describe.each(cases)('retention sweeps on %s with %s blobs', (engine, blobKind) 
       expect(await readBlob(blobs, blobKey(id))).toBe(`file ${id}`);
 
     // Idempotent: a second run finds nothing and changes nothing.
-    expect(await sweepRetention(store, blobs, T)).toEqual(NONE);
+    expect(await sweepRetention(store, stores(blobs), T)).toEqual(NONE);
     expect(await after()).toEqual(expected);
   });
 
@@ -250,7 +253,7 @@ describe.each(cases)('retention sweeps on %s with %s blobs', (engine, blobKind) 
     ]);
 
     const crashing = new RecordingBlobs(blobs, blobKey('up_a1'));
-    await expect(sweepExpiredSubmissions(store, crashing, T)).rejects.toThrow(/crash/);
+    await expect(sweepExpiredSubmissions(store, stores(crashing), T)).rejects.toThrow(/crash/);
     // The transaction rolled back: rows and the counter are as they were, one file is already gone.
     expect(await ids(store, 'submissions')).toEqual(['sub_a']);
     expect(await ids(store, 'uploads')).toEqual(['up_a1', 'up_a2', 'up_free']);
@@ -263,7 +266,12 @@ describe.each(cases)('retention sweeps on %s with %s blobs', (engine, blobKind) 
     expect(await ids(store, 'uploads')).toEqual(['up_a1', 'up_a2', 'up_free']);
 
     // The next run deletes the rows; deleting the missing files again is no error.
-    expect(await sweepRetention(store, blobs, T)).toEqual({ submissions: 1, uploads: 1, files: 3 });
+    expect(await sweepRetention(store, stores(blobs), T)).toEqual({
+      submissions: 1,
+      uploads: 1,
+      files: 3,
+      mailFiles: 0,
+    });
     expect(await ids(store, 'submissions')).toEqual([]);
     expect(await ids(store, 'uploads')).toEqual([]);
     expect(await counter(store, 'cap')).toBe(0);
@@ -296,8 +304,8 @@ describe.each(cases)('retention sweeps on %s with %s blobs', (engine, blobKind) 
       const a = new RecordingBlobs(blobs);
       const b = new RecordingBlobs(blobs);
       const [ra, rb] = await Promise.all([
-        sweepRetention(store, a, T, { batchSize: 10 }),
-        sweepRetention(other, b, T, { batchSize: 10 }),
+        sweepRetention(store, stores(a), T, { batchSize: 10 }),
+        sweepRetention(other, stores(b), T, { batchSize: 10 }),
       ]);
       expect({
         submissions: ra.submissions + rb.submissions,
@@ -346,6 +354,7 @@ describe.each(cases)('a deleted form on %s with %s blobs (spec 3.2)', (engine, b
   const list = (key: string, folder: 'inbox' | 'spam') =>
     t.inject({ method: 'GET', url: `${forms}/${key}/submissions?folder=${folder}`, headers: mgt });
   const later = (days: number) => new Date(t.clock.current.getTime() + days * DAY + 1000);
+  const files = () => ({ blobs, mailDir: t.config.mail.outboxDir });
 
   it('keeps its submissions and files listable until their own date, then sweeps them', async () => {
     await putForms(t, 'spc_test', [emailForm('gone', { retentionDays: 10, maxSubmissions: 5 })]);
@@ -389,14 +398,24 @@ describe.each(cases)('a deleted form on %s with %s blobs (spec 3.2)', (engine, b
     expect([never.status, never.body.error.code]).toEqual([404, 'not_found']);
 
     // After retentionDays the inbox submission goes with its file; the spam one stays for its 30 days.
-    expect(await sweepRetention(t.store, blobs, later(10))).toEqual({ submissions: 1, uploads: 0, files: 1 });
+    expect(await sweepRetention(t.store, files(), later(10))).toEqual({
+      submissions: 1,
+      uploads: 0,
+      files: 1,
+      mailFiles: 0,
+    });
     const emptied = await list('gone', 'inbox');
     expect([emptied.status, emptied.body.items]).toEqual([200, []]);
     expect((await file()).status).toBe(404);
     expect(await readBlob(blobs, key)).toBeNull();
     expect(await counter(t.store, 'gone', 'spc_test')).toBe(0);
 
-    expect(await sweepRetention(t.store, blobs, later(30))).toEqual({ submissions: 1, uploads: 0, files: 0 });
+    expect(await sweepRetention(t.store, files(), later(30))).toEqual({
+      submissions: 1,
+      uploads: 0,
+      files: 0,
+      mailFiles: 0,
+    });
     const gone = await list('gone', 'spam');
     expect([gone.status, gone.body.error.code]).toEqual([404, 'not_found']);
   });

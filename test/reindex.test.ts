@@ -157,7 +157,11 @@ describe.each(ENGINES)('reindex steps on %s', (engine) => {
     // What the earlier code left: 0007 rebuilt the tables itself and made no `folio_reindex`; no 0014.
     await env.store.db.schema.dropTable('folio_reindex').execute();
     // Nor anything after 0014: undo the later migrations too (0015: the semantic search tables; 0016 rebuilds its
-    // indexes; 0017: the number slot indexes; 0018: the derived images).
+    // indexes; 0017: the number slot indexes; 0018: the derived images; 0019: the outbox's submission column;
+    // 0020: submissions' addresses).
+    await env.store.db.schema.dropTable('submission_addresses').execute();
+    await env.store.db.schema.dropIndex('outbox_submission').execute();
+    await env.store.db.schema.alterTable('outbox').dropColumn('submission_id').execute();
     await env.store.db.schema.dropTable('search_embeddings').execute();
     await env.store.db.schema.dropTable('search_state').execute();
     await env.store.db.schema.dropTable('derived_images').execute();

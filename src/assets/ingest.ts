@@ -16,6 +16,7 @@ import type { AssetDoc } from '../content/model.js';
 import { displayName, tooLarge } from '../forms/uploads/receive-upload.js';
 import type { ContentSniffer } from '../forms/uploads/sniff.js';
 import { FileTooLarge, SniffingLimit } from '../forms/uploads/sniff-stream.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
 import { newId } from '../lib/ids.js';
 import { invalid, requireSpace } from '../management/context.js';
 import {
@@ -99,7 +100,7 @@ export async function ingestAsset(
 ): Promise<{ doc: AssetDoc; cv: number }> {
   const space = await requireSpace(deps.store, req.spaceId);
   const locales = new Set(space.settings.locales.map((l) => l.code));
-  await mkdir(deps.workDir, { recursive: true });
+  await mkdir(deps.workDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const dir = await mkdtemp(join(deps.workDir, 'asset-'));
   try {
     const { texts, file } = await receive(req.parts, locales, join(dir, 'file'));
@@ -249,7 +250,7 @@ function parseLocalized(
 async function writeFile(part: Extract<AssetPart, { kind: 'file' }>, path: string): Promise<Received> {
   const limit = new SniffingLimit(MAX_ASSET_BYTES);
   try {
-    await pipeline(part.stream, limit, createWriteStream(path));
+    await pipeline(part.stream, limit, createWriteStream(path, { mode: PRIVATE_FILE_MODE }));
     // The parser cuts a file off at its own limit (just above ours) and ends the stream: never accept a cut file.
     if ('truncated' in part.stream && part.stream.truncated === true) throw new FileTooLarge();
   } catch (err) {

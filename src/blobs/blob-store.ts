@@ -3,6 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
 import { randomBase62 } from '../lib/ids.js';
 
 /**
@@ -55,10 +56,10 @@ export class LocalDirBlobStore implements BlobStore {
 
   async put(key: string, data: Readable | Buffer): Promise<{ size: number }> {
     const file = this.pathOf(key);
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     // Write then rename: a reader never sees half a file, and a failed write leaves only a temp file we remove.
     const tmp = `${file}.${randomBase62(8)}.tmp`;
-    const out = createWriteStream(tmp);
+    const out = createWriteStream(tmp, { mode: PRIVATE_FILE_MODE });
     try {
       await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, out);
       await rename(tmp, file);

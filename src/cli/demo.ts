@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
 import { importBundle } from '../bundle/import-bundle.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
 import { newId } from '../lib/ids.js';
 import { listSpaceIds } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
@@ -45,8 +46,8 @@ export async function ensureDemo(rt: Runtime): Promise<DemoTokens | null> {
     });
     tokens[kind] = value;
   }
-  await mkdir(rt.config.dataDir, { recursive: true });
-  await writeFile(file, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+  await mkdir(rt.config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  await writeFile(file, `${JSON.stringify(tokens, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   return tokens;
 }
 

@@ -8,7 +8,6 @@ import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
 import { newId } from '../lib/ids.js';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { LIST_REINDEX } from '../delivery/list/list-write-repo.js';
 import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
@@ -16,7 +15,7 @@ import { importProgress } from './progress.js';
 import { createJobRunner } from '../jobs/worker.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, REINDEX_STEPS } from './runtime.js';
 import { serve } from './serve.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 
@@ -27,7 +26,7 @@ const USAGE = `Usage: folio <command>
   export <spaceId> <dir>                  write <dir>/bundle.json and the asset files
   migrate                                 bring the store's schema up to date
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
-  sweep                                   delete expired submissions and unused uploads once (for cron)
+  sweep                                   delete expired submissions, unused uploads and their files once (cron)
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
                [--scope <scope>,…]         management tokens only: content.write, forms.write, forms.read,
                                           forms.erase, tokens.admin (default: every scope)
@@ -51,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'export':
         return await exportCommand(rest);
       case 'migrate': {
-        const store = await openStore(loadConfig().store, { reindex: [LIST_REINDEX] });
+        const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
         await store.close();
         console.log('Store schema is up to date.');
         return 0;
@@ -99,9 +98,13 @@ async function worker(): Promise<number> {
 async function sweepCommand(): Promise<number> {
   const rt = await openRuntime(loadConfig());
   try {
-    const n = await sweepRetention(rt.store, rt.blobs, new Date());
+    const n = await sweepRetention(
+      rt.store,
+      { blobs: rt.blobs, mailDir: rt.config.mail.outboxDir },
+      new Date(),
+    );
     console.log(
-      `Deleted ${n.submissions} expired submissions, ${n.uploads} unused uploads and ${n.files} files.`,
+      `Deleted ${n.submissions} expired submissions, ${n.uploads} unused uploads, ${n.files} files and ${n.mailFiles} mail files.`,
     );
     return 0;
   } finally {
@@ -220,7 +223,7 @@ async function tokenCommand(args: string[]): Promise<number> {
       return 2;
     }
   }
-  const store = await openStore(loadConfig().store, { reindex: [LIST_REINDEX] });
+  const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
   try {
     if (!(await getSpace(store, values.space))) {
       console.error(`Space "${values.space}" does not exist.`);

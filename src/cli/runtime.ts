@@ -2,6 +2,8 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import { openBlobStore } from '../blobs/open-blob-store.js';
 import type { Config } from '../config/config.js';
 import { LIST_REINDEX } from '../delivery/list/list-write-repo.js';
+import { SUBMISSION_ADDRESSES_REINDEX } from '../forms/addresses-repo.js';
+import type { ReindexStep } from '../store/reindex.js';
 import { openStore, type Store } from '../store/open-store.js';
 
 export interface Runtime {
@@ -11,9 +13,15 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * The data backfills every command runs after the migrations (src/store/reindex.ts): the list tables, and the
+ * addresses of submissions stored before migration 0020 (issue 28 item 5).
+ */
+export const REINDEX_STEPS: readonly ReindexStep[] = [LIST_REINDEX, SUBMISSION_ADDRESSES_REINDEX];
+
 /** Opens what every command shares, from the same env config (so `import` and `serve` see the same data). */
 export async function openRuntime(config: Config): Promise<Runtime> {
-  const store = await openStore(config.store, { keepVersions: config.keepVersions, reindex: [LIST_REINDEX] });
+  const store = await openStore(config.store, { keepVersions: config.keepVersions, reindex: REINDEX_STEPS });
   const blobs = openBlobStore(config.blobs);
   const close = async (): Promise<void> => {
     try {

@@ -24,7 +24,7 @@ export interface SubmissionRecord {
   userAgent: string | null;
   /** The consent wording agreed to, by consent field key, in the visitor's language (spec 2.10). */
   consent: Record<string, ConsentRecord>;
-  /** Lower-cased uniqueField address; null for spam and forms without a uniqueField. */
+  /** The uniqueField address as compared (`normalizeEmail`); null for spam and forms without a uniqueField. */
   uniqueKey: string | null;
   createdAt: string;
   deleteAfter: string;
@@ -83,6 +83,35 @@ export async function insertSubmission(db: Queryable, s: SubmissionRecord): Prom
       delete_after: s.deleteAfter,
     })
     .execute();
+}
+
+/** What a `form.submitted` webhook sends of a stored submission (issue 28 item 1: read when it is sent). */
+export interface SubmittedAnswers {
+  formKey: string;
+  values: Record<string, unknown>;
+  locale: string;
+  page: string | null;
+}
+
+/**
+ * The answers of an inbox submission, or null when it is gone (erased, expired, deleted) or was moved to spam:
+ * then nothing of it is sent. Values that are not an object (never written so) count as gone.
+ */
+export async function readSubmittedAnswers(
+  store: Store,
+  spaceId: string,
+  id: string,
+): Promise<SubmittedAnswers | null> {
+  const row = await store.db
+    .selectFrom('submissions')
+    .select(['form_key', 'folder', 'values', 'locale', 'page'])
+    .where('space_id', '=', spaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row || row.folder !== 'inbox') return null;
+  const values: unknown = store.dialect.parseJson<unknown>(row.values);
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) return null;
+  return { formKey: row.form_key, values: { ...values }, locale: row.locale, page: row.page };
 }
 
 /**

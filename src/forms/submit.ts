@@ -33,11 +33,14 @@ import {
   visitorLocale,
 } from './controls.js';
 import { DEFAULT_SUCCESS_MESSAGE, KEY_FORMAT, localizeField, resolveText } from './definition/index.js';
+import { submissionAddresses } from './addresses.js';
+import { insertSubmissionAddresses } from './addresses-repo.js';
 import type { FormSource, LoadedForm } from './form-source.js';
 import { readFormCounts } from './forms-repo.js';
 import {
   DEFAULT_HONEYPOT,
   formStatus,
+  normalizeEmail,
   statusErrorCode,
   usesTurnstile,
   validateSubmission,
@@ -117,7 +120,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     // On a Turnstile form the challenge comes first (issue 28 item 14): without it any script could have its
     // body (up to 32 KB of values) kept for 30 days. The 422 tells a bot nothing a missing token does not.
     await verifyTurnstile(deps, settings, req);
-    await insertSubmission(deps.store.db, {
+    const spam: SubmissionRecord = {
       ...record,
       id: newId('sub'),
       folder: 'spam',
@@ -125,6 +128,16 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
       consent: {},
       uniqueKey: null,
       deleteAfter: new Date(req.now.getTime() + SPAM_RETENTION_DAYS * DAY).toISOString(),
+    };
+    // Its addresses too: erase reaches the spam folder (spec 4.5).
+    await deps.store.db.transaction().execute(async (tx) => {
+      await insertSubmission(tx, spam);
+      await insertSubmissionAddresses(
+        tx,
+        spam.spaceId,
+        spam.id,
+        submissionAddresses(def.fields, spam.values),
+      );
     });
     return success(ctx);
   }
@@ -156,7 +169,8 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     folder: 'inbox',
     values,
     consent: consentWording(ctx, values),
-    uniqueKey: typeof unique === 'string' ? unique.toLowerCase() : null,
+    // Issue 28 item 5: one visitor, one identity; case, fullwidth forms and invisible characters make no new one.
+    uniqueKey: typeof unique === 'string' ? normalizeEmail(unique) : null,
     deleteAfter: new Date(
       req.now.getTime() + (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY,
     ).toISOString(),
@@ -240,6 +254,12 @@ async function store(
   try {
     await deps.store.db.transaction().execute(async (tx) => {
       await insertSubmission(tx, record);
+      await insertSubmissionAddresses(
+        tx,
+        record.spaceId,
+        record.id,
+        submissionAddresses(ctx.form.definition.fields, record.values),
+      );
       const lost = await claimSubmissionUploads(tx, {
         spaceId: record.spaceId,
         formKey: record.form,
@@ -249,15 +269,15 @@ async function store(
       });
       // Another submission claimed an upload between the check and this transaction.
       if (Object.keys(lost).length > 0) throw invalidFields(lost);
-      await enqueueEvent(tx, record.spaceId, 'form.submitted', {
-        form: record.form,
-        submissionId: record.id,
-        values: record.values,
-        locale: record.locale,
-        page: record.page,
-        submittedAt: record.createdAt,
-        cv: ctx.space.cv,
-      });
+      // Ids only (issue 28 item 1): the webhook reads the values, page and language from the stored submission
+      // when it is sent, so nothing of the visitor outlives the submission in the outbox.
+      await enqueueEvent(
+        tx,
+        record.spaceId,
+        'form.submitted',
+        { form: record.form, submissionId: record.id, submittedAt: record.createdAt, cv: ctx.space.cv },
+        { submissionId: record.id },
+      );
       // spec 3.2, 4.4 rule 6: owner emails, chat post and confirmation commit with the submission.
       await enqueueNotifications(tx, {
         spaceId: record.spaceId,

@@ -10,6 +10,8 @@ export interface ClaimedJob {
   /** Attempts so far, this one included. */
   attempts: number;
   createdAt: string;
+  /** The submission the job is about (outbox.submission_id), or null. */
+  submissionId: string | null;
 }
 
 /**
@@ -45,11 +47,12 @@ export async function claimJobs(
     payload: unknown;
     attempts: number;
     created_at: string;
+    submission_id: string | null;
   }>`update outbox set locked_until = ${until}, locked_by = ${opts.workerId}, attempts = attempts + 1,
       updated_at = ${now}
     where id in (select id from outbox where ${due} order by run_at, id limit ${opts.limit} ${skipLocked(store)})
       and ${due}
-    returning id, space_id, kind, payload, attempts, created_at`.execute(store.db);
+    returning id, space_id, kind, payload, attempts, created_at, submission_id`.execute(store.db);
   return result.rows
     .map((r) => ({
       id: r.id,
@@ -58,6 +61,7 @@ export async function claimJobs(
       payload: store.dialect.parseJson<unknown>(r.payload),
       attempts: Number(r.attempts),
       createdAt: r.created_at,
+      submissionId: r.submission_id,
     }))
     .sort((a, b) =>
       a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,

@@ -11,6 +11,11 @@ export interface NewJob {
   id?: string;
   /** With a stable id: a job with this id already enqueued is kept, not an error (at-least-once fan-out). */
   ignoreDuplicate?: boolean;
+  /**
+   * The submission the job is about (its event, webhook deliveries, notifications): the job is deleted with the
+   * submission (retention, erase, the inbox's delete). Such jobs carry ids, never the visitor's answers.
+   */
+  submissionId?: string;
 }
 
 /** Writes a job in the caller's transaction: it exists exactly when the change that caused it commits. */
@@ -38,6 +43,7 @@ export async function enqueueJobs(db: Queryable, jobs: readonly NewJob[]): Promi
     last_error: null,
     created_at: now,
     updated_at: now,
+    submission_id: job.submissionId ?? null,
   }));
   for (const ignoreDuplicate of [false, true]) {
     const group = rows.filter((_, i) => Boolean(jobs[i]?.ignoreDuplicate) === ignoreDuplicate);
@@ -75,14 +81,18 @@ export interface EventPayload {
   data: Record<string, unknown>;
 }
 
-/** Enqueues a domain event; the job runner fans it out to the space's webhook endpoints. */
+/**
+ * Enqueues a domain event; the job runner fans it out to the space's webhook endpoints. An event about a
+ * submission names it (`submissionId`), so it and its deliveries go when the submission goes.
+ */
 export async function enqueueEvent(
   db: Queryable,
   spaceId: string,
   type: EventType,
   data: Record<string, unknown>,
+  opts: { submissionId?: string } = {},
 ): Promise<EventPayload> {
   const event: EventPayload = { id: newId('evt'), type, spaceId, createdAt: new Date().toISOString(), data };
-  await enqueueJob(db, { spaceId, kind: 'event', payload: event, id: event.id });
+  await enqueueJob(db, { spaceId, kind: 'event', payload: event, id: event.id, ...opts });
   return event;
 }

@@ -49,8 +49,8 @@ export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions
     handlers: buildJobHandlers(deps),
     sweeps: [
       (now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS)),
-      // spec 3.2, 3.3: expired submissions and unclaimed uploads, with their files.
-      (now) => sweepRetention(deps.store, deps.blobs, now),
+      // spec 3.2, 3.3: expired submissions and unclaimed uploads, with their files and mail files (issue 28).
+      (now) => sweepRetention(deps.store, { blobs: deps.blobs, mailDir: deps.config.mail.outboxDir }, now),
       // The activity log's own retention (ACTIVITY_RETENTION_DAYS, default a year).
       (now) =>
         deleteActivityBefore(

@@ -39,7 +39,7 @@ export interface SubmissionNotice {
 export async function enqueueNotifications(tx: Queryable, n: SubmissionNotice): Promise<string[]> {
   const jobs: NewJob[] = [];
   const job = (kind: string, id: string, payload: NotifyJob | EmailJob | ChatJob): void => {
-    jobs.push({ spaceId: n.spaceId, kind, payload, id, ignoreDuplicate: true });
+    jobs.push({ spaceId: n.spaceId, kind, payload, id, ignoreDuplicate: true, submissionId: n.submissionId });
   };
   const common: NotifyJob = { submissionId: n.submissionId, formKey: n.form.key, cv: n.cv };
   const settings = n.form.settings;

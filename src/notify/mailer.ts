@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { PermanentJobError } from '../jobs/runner.js';
 import type { MailConfig } from '../config/config.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
+import { mailFileName, mailTempName } from './mail-files.js';
 
 export interface MailMessage {
   /** MAIL_FROM, e.g. `Folio <forms@example.com>`. */
@@ -120,13 +122,12 @@ function emlMailer(dir: string): Mailer {
     async send(msg) {
       const info = await render.sendMail(composed(msg));
       if (!Buffer.isBuffer(info.message)) throw new Error('the mail composer did not render a buffer');
-      await mkdir(dir, { recursive: true });
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const name = `${stamp}-${msg.messageId.replace(/[^A-Za-z0-9._-]/g, '_')}.eml`;
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      const name = mailFileName(new Date(), msg.messageId);
       // Written aside and renamed: whoever watches the directory never sees half a message.
-      const temp = join(dir, `.${name}.tmp`);
+      const temp = join(dir, mailTempName(name));
       try {
-        await writeFile(temp, info.message, { mode: 0o600 });
+        await writeFile(temp, info.message, { mode: PRIVATE_FILE_MODE });
         await rename(temp, join(dir, name));
       } catch (err) {
         await rm(temp, { force: true });

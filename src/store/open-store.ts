@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { StoreConfig } from '../config/config.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
 import type { StoreDialect } from './dialect/dialect.js';
 import { namingPool } from './dialect/pg-named-statements.js';
 import { OwnSchemaPostgresDialect } from './dialect/pg-own-schema.js';
@@ -62,12 +63,20 @@ export async function openStore(
 }
 
 function openSqlite(file: string): Store {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // Created 0600 before SQLite opens it: SQLite would create it 0644 under umask 022, and it gives the -wal and
+    // -shm files the database file's mode. An existing file keeps its mode (docs/operations.md "Privacy").
+    closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+  }
   const database = new BetterSqlite3(file);
   // WAL lets readers run beside the single writer; NORMAL is durable across process crashes in WAL mode.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
+  // Deleted content is overwritten with zeros in the database file (issue 28 item 3: an erased address must not be
+  // readable from free pages); the WAL's copies go at the next dialect.purgeDeleted (after an erase or a sweep).
+  database.pragma('secure_delete = ON');
   database.pragma('busy_timeout = 5000');
   // The default page cache is 2 MB; the list tables' indexes are wide, and a large publish (an import) touches
   // pages all over them. 64 MB (negative: KiB) is a bound, allocated only as pages are used.

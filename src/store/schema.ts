@@ -137,6 +137,7 @@ export interface Database {
   uploads: UploadsTable;
   notification_sends: NotificationSendsTable;
   submission_notes: SubmissionNotesTable;
+  submission_addresses: SubmissionAddressesTable;
   activity_log: ActivityLogTable;
   folio_reindex: ReindexTable;
   search_embeddings: SearchEmbeddingsTable;
@@ -178,6 +179,11 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /**
+   * The submission the job is about (migration 0019): its `form.submitted` event, the webhook deliveries of that
+   * event, its notifications. Deleted with the submission; null for every other job.
+   */
+  submission_id: string | null;
 }
 
 export interface SecretsTable {
@@ -355,6 +361,16 @@ export interface SubmissionNotesTable {
   text: string;
   author: string;
   created_at: string;
+}
+
+/**
+ * An address in a submission's email fields, normalized as compared (migration 0020, issue 28 item 5): erase finds
+ * submissions by it. Deleted with the submission.
+ */
+export interface SubmissionAddressesTable {
+  submission_id: string;
+  space_id: string;
+  address: string;
 }
 
 /** Management actions on forms, submissions and tokens: who, when, counts; never submission data. */

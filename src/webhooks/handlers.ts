@@ -7,6 +7,7 @@ import { withEventKeys } from './event-keys.js';
 import { subscribes } from './events.js';
 import { postJson } from './send.js';
 import { signPayload } from './signing.js';
+import { eventAsSent } from './submitted-event.js';
 import { disableWebhook, getWebhook, listWebhooks, recordDelivery } from './webhooks-repo.js';
 
 export interface WebhookJobDeps {
@@ -53,6 +54,8 @@ function fanOut(deps: WebhookJobDeps): JobHandler {
           payload: { event, webhookId: w.id } satisfies WebhookJob,
           id: `${event.id}.${w.id}`,
           ignoreDuplicate: true,
+          // A submission's deliveries go with it (retention, erase), as its event does.
+          ...(job.submissionId === null ? {} : { submissionId: job.submissionId }),
         });
       }
     });
@@ -63,14 +66,18 @@ function fanOut(deps: WebhookJobDeps): JobHandler {
 /**
  * `webhook` jobs: one signed POST per attempt (Standard Webhooks headers; `webhook-id` is the event id on
  * every attempt and endpoint, so receivers deduplicate). 2xx is delivered; 410 disables the endpoint; any
- * other answer or none is retried with backoff by the runner. Every attempt is recorded.
+ * other answer or none is retried with backoff by the runner. Every attempt is recorded (status, time, error;
+ * never the body).
  */
 function deliver(deps: WebhookJobDeps): JobHandler {
   return async (job: ClaimedJob) => {
-    const { event, webhookId } = job.payload as WebhookJob;
+    const { event: stored, webhookId } = job.payload as WebhookJob;
     const endpoint = await getWebhook(deps.store, webhookId);
     // Deleted or disabled since the event: nothing to deliver.
     if (!endpoint || !endpoint.enabled) return;
+    // A submission's answers are read now; one erased, expired or moved to spam since sends nothing.
+    const event = await eventAsSent(deps.store, stored);
+    if (event === null) return;
     const body = webhookBody(event);
     const now = new Date();
     const timestamp = Math.floor(now.getTime() / 1000);

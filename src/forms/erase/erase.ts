@@ -1,18 +1,25 @@
-// spec 4.5 "POST /forms/erase": a visitor asks to be forgotten. Every email field of every form (deleted forms and
-// the spam folder included) is searched for the address, case-insensitively; `dryRun` only counts; otherwise the
-// matching submissions go with their notes and files, and with the outbox rows that still carry their values.
-// The activity log records who, when and the counts, never the address.
+// spec 4.5 "POST /forms/erase": a visitor asks to be forgotten. The address, normalized as uniqueField compares it
+// (case, fullwidth forms and invisible characters make no other person: issue 28 item 5), is looked up among the
+// addresses of every submission's email fields (every form, deleted forms and the spam folder included); `dryRun`
+// only counts; otherwise the matching submissions go with their notes, files, mail files, notification records and
+// outbox rows, and the store's files are purged of them. The activity log records who, when and the counts, never
+// the address.
 
 import { recordActivity } from '../../activity/activity-repo.js';
-import type { BlobStore } from '../../blobs/blob-store.js';
 import { invalidBody } from '../../errors/errors.js';
+import type { Log } from '../../observability/log.js';
 import type { Store } from '../../store/open-store.js';
-import { isEmail } from '../rules/index.js';
-import { inSweepTransaction, lockSubmissionsById } from '../retention/retention-repo.js';
-import { deleteSubmissionsWithFiles } from '../retention/sweeps.js';
-import { type EraseCandidate, emailFieldsByForm, eraseCandidates, scrubOutbox } from './erase-repo.js';
+import { submissionsWithAddress } from '../addresses-repo.js';
+import { isEmail, normalizeEmail } from '../rules/index.js';
+import {
+  inSweepTransaction,
+  lockSubmissionsById,
+  purgeDeletedSubmissions,
+} from '../retention/retention-repo.js';
+import { deleteSubmissionsWithFiles, type SubmissionFiles } from '../retention/sweeps.js';
+import { countFilesOf } from './erase-repo.js';
 
-/** Candidates read per page, and submissions deleted per transaction. */
+/** Submissions read per page, and deleted per transaction. */
 const PAGE = 500;
 
 export interface EraseRequest {
@@ -33,61 +40,40 @@ export interface EraseResult {
   forms: { form: string; inbox: number; spam: number }[];
 }
 
-/** The address as compared: trimmed, lower-cased (addresses are compared case-insensitively, as uniqueField is). */
+/**
+ * The address as compared (`normalizeEmail`, as submissions' addresses were stored). The request may hold what a
+ * submission could not (a bidi control, pasted along): it is removed, not refused.
+ */
 export function normaliseAddress(value: unknown): string {
-  if (typeof value !== 'string' || value.trim().length > 254 || !isEmail(value.trim()))
+  const address = typeof value === 'string' ? normalizeEmail(value) : '';
+  if (!isEmail(address))
     throw invalidBody('Send { "email": "<address>" } with a valid email address.', {
       details: { fields: { email: { code: 'invalid_email', message: 'Enter a valid email address.' } } },
     });
-  return value.trim().toLowerCase();
-}
-
-const sameAddress = (value: unknown, address: string): boolean =>
-  typeof value === 'string'
-    ? value.trim().toLowerCase() === address
-    : Array.isArray(value) && value.some((v) => sameAddress(v, address));
-
-/**
- * Whether a submission holds the address in an email field: the form's email fields over its whole history; for a
- * form of which no definition is known any more, any value that is exactly the address. The uniqueField copy counts
- * too.
- */
-export function holdsAddress(
-  c: EraseCandidate,
-  emailFields: ReadonlySet<string> | undefined,
-  address: string,
-) {
-  if (c.uniqueKey === address) return true;
-  if (typeof c.values !== 'object' || c.values === null || Array.isArray(c.values)) return false;
-  const values = c.values as Record<string, unknown>;
-  const keys = emailFields && emailFields.size > 0 ? [...emailFields] : Object.keys(values);
-  return keys.some((k) => Object.hasOwn(values, k) && sameAddress(values[k], address));
+  return address;
 }
 
 export async function eraseAddress(
-  deps: { store: Store; blobs: BlobStore },
+  deps: { store: Store; log?: Log } & SubmissionFiles,
   req: EraseRequest,
 ): Promise<EraseResult> {
   const address = normaliseAddress(req.email);
   const { store } = deps;
-  const emailFields = await emailFieldsByForm(store, req.spaceId);
   const byForm = new Map<string, { inbox: number; spam: number }>();
   let submissions = 0;
   let files = 0;
   let after: string | null = null;
   for (;;) {
-    const page = await eraseCandidates(store, req.spaceId, address, after, PAGE);
+    const page = await submissionsWithAddress(store, req.spaceId, address, after, PAGE);
     if (page.length === 0) break;
     after = page[page.length - 1]?.id ?? null;
-    const matched = page.filter((c) => holdsAddress(c, emailFields.get(c.formKey), address));
-    if (matched.length === 0) continue;
     if (req.dryRun) {
-      files += await countFiles(
+      files += await countFilesOf(
         store,
-        matched.map((m) => m.id),
+        page.map((m) => m.id),
       );
-      for (const m of matched) tally(byForm, m.formKey, m.folder);
-      submissions += matched.length;
+      for (const m of page) tally(byForm, m.formKey, m.folder);
+      submissions += page.length;
       continue;
     }
     // One transaction per batch (issue 11): what one batch deleted stays deleted if a later one fails.
@@ -95,15 +81,10 @@ export async function eraseAddress(
       const locked = await lockSubmissionsById(
         s,
         req.spaceId,
-        matched.map((m) => m.id),
+        page.map((m) => m.id),
       );
-      return { locked, ...(await deleteSubmissionsWithFiles(s, deps.blobs, locked)) };
+      return { locked, ...(await deleteSubmissionsWithFiles(s, deps, locked)) };
     });
-    await scrubOutbox(
-      store,
-      req.spaceId,
-      done.locked.map((l) => l.id),
-    );
     for (const l of done.locked) tally(byForm, l.formKey, l.folder);
     submissions += done.submissions;
     files += done.files;
@@ -116,6 +97,12 @@ export async function eraseAddress(
     subject: null,
     details: { dryRun: req.dryRun, submissions, files, forms: forms.length },
   });
+  // issue 28 item 3: the erased rows out of the store's files too (SQLite's WAL; PostgreSQL's dead tuples pruned).
+  // The rows are deleted whatever happens here: a failure is logged, and the next sweep purges again.
+  if (!req.dryRun && submissions > 0)
+    await purgeDeletedSubmissions(store).catch((err: unknown) =>
+      deps.log?.warn({ err }, 'erase: purging the deleted rows from the store files failed'),
+    );
   return { dryRun: req.dryRun, submissions, files, forms };
 }
 
@@ -123,13 +110,4 @@ function tally(byForm: Map<string, { inbox: number; spam: number }>, form: strin
   const n = byForm.get(form) ?? { inbox: 0, spam: 0 };
   n[folder] += 1;
   byForm.set(form, n);
-}
-
-async function countFiles(store: Store, ids: readonly string[]): Promise<number> {
-  const row = await store.db
-    .selectFrom('uploads')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('submission_id', 'in', [...ids])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }

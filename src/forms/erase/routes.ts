@@ -11,7 +11,7 @@ const eraseSchema = inboxOperation(
   {
     summary: 'Forget a visitor: delete every submission holding an address',
     description:
-      'Needs `forms.erase`. Matches the values of every email field any kept version of any form has had, in the inbox and spam, and the `uniqueField` copy; deletes the submissions with their notes, files and notification records and the outbox rows naming them. `dryRun: true` only counts. An address that is not one: 400 with `details.fields.email`.',
+      'Needs `forms.erase`. Matches the address normalized (NFKC, lower case, invisible characters removed, as `uniqueField` compares) with the email fields of every submission, in the inbox and spam, deleted forms included; deletes the submissions with their notes, files, notification records and `.eml` files and the outbox rows naming them. `dryRun: true` only counts. An address that is not one: 400 with `details.fields.email`.',
     params: pathParams({ spaceId: SPACE_ID }),
     body: eraseBody,
     response: { 200: json('What was (or would be) deleted.', eraseResult) },
@@ -25,7 +25,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** `POST /v1/spaces/<id>/forms/erase` (spec 4.5), behind a management token with `forms.erase`. */
 export async function eraseRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
-  const { store, blobs, tokens } = opts.services;
+  const { store, blobs, tokens, config } = opts.services;
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
   // Token and scope before the body is read.
   declareScopes(app);
@@ -44,7 +44,7 @@ export async function eraseRoutes(app: FastifyInstance, opts: { services: AppSer
       const dryRun = body['dryRun'] ?? false;
       if (typeof dryRun !== 'boolean') throw invalidBody('"dryRun" must be true or false.');
       const result = await eraseAddress(
-        { store, blobs },
+        { store, blobs, mailDir: config.mail.outboxDir, log: request.log },
         {
           spaceId: request.params.spaceId,
           email: body['email'],

@@ -3,11 +3,10 @@
 // an error anywhere rolls the whole call back (files of a bulk delete excepted: see deleteSubmissionsWithFiles).
 
 import { recordActivity } from '../../activity/activity-repo.js';
-import type { BlobStore } from '../../blobs/blob-store.js';
 import { formFull, invalidBody } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { inSweepTransaction, type SweepTx } from '../retention/retention-repo.js';
-import { deleteSubmissionsWithFiles } from '../retention/sweeps.js';
+import { deleteSubmissionsWithFiles, type SubmissionFiles } from '../retention/sweeps.js';
 import type { BulkInput } from './bodies.js';
 import type { Caller } from './inbox.js';
 import {
@@ -34,7 +33,7 @@ export interface BulkResult {
 }
 
 export async function runBulk(
-  deps: { store: Store; blobs: BlobStore },
+  deps: { store: Store } & SubmissionFiles,
   scope: FormScope,
   input: BulkInput,
   caller: Caller,
@@ -72,7 +71,7 @@ async function lockTargets(s: SweepTx, scope: FormScope, input: BulkInput): Prom
 type Details = Record<string, string | number | boolean | null>;
 
 async function apply(
-  { store, blobs }: { store: Store; blobs: BlobStore },
+  { store, ...files }: { store: Store } & SubmissionFiles,
   s: SweepTx,
   scope: FormScope,
   input: BulkInput,
@@ -96,7 +95,7 @@ async function apply(
     case 'delete': {
       let count = 0;
       for (const batch of inBatches(rows))
-        count += (await deleteSubmissionsWithFiles(s, blobs, batch)).submissions;
+        count += (await deleteSubmissionsWithFiles(s, files, batch)).submissions;
       return { result: { count }, details: {} };
     }
     case 'spam': {

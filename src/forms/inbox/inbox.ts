@@ -2,13 +2,12 @@
 // No HTTP here (routes.ts parses and answers); every change is one transaction with its activity entry.
 
 import { recordActivity } from '../../activity/activity-repo.js';
-import type { BlobStore } from '../../blobs/blob-store.js';
 import { newId } from '../../lib/ids.js';
 import { notFound } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { hasFormOrSubmissions } from '../management.js';
 import { inSweepTransaction } from '../retention/retention-repo.js';
-import { deleteSubmissionsWithFiles } from '../retention/sweeps.js';
+import { deleteSubmissionsWithFiles, type SubmissionFiles } from '../retention/sweeps.js';
 import type { NoteInput, SubmissionChange } from './bodies.js';
 import { type ListPosition, encodeCursor } from './cursor.js';
 import type { InboxFilter } from './filter.js';
@@ -137,7 +136,7 @@ export async function removeNote(
 
 /** Deletes one submission as retention would: notes, uploads and files, notification records, capacity back. */
 export async function deleteOne(
-  deps: { store: Store; blobs: BlobStore },
+  deps: { store: Store } & SubmissionFiles,
   scope: FormScope,
   id: string,
   caller: Caller,
@@ -145,7 +144,7 @@ export async function deleteOne(
   return inSweepTransaction(deps.store, async (s) => {
     const locked = await lockByIds(s, scope, [id]);
     if (locked.length === 0) throw submissionNotFound(id);
-    const done = await deleteSubmissionsWithFiles(s, deps.blobs, locked);
+    const done = await deleteSubmissionsWithFiles(s, deps, locked);
     await recordActivity(s.tx, {
       spaceId: scope.spaceId,
       actor: caller.actor,

@@ -72,7 +72,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
   });
   const scope = (p: Params): FormScope => ({ spaceId: p.spaceId, formKey: p.key });
   const base = '/v1/spaces/:spaceId/forms/:key/submissions';
-  const deps = { store, blobs };
+  const deps = { store, blobs, mailDir: opts.services.config.mail.outboxDir };
 
   const list = inboxOperation(
     {

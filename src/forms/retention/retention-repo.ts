@@ -94,16 +94,20 @@ export async function releaseCapacity(
 }
 
 /**
- * Deletes submissions with everything stored for them: notification records, uploads (their blobs are the
- * caller's) and notes. Returns how many submissions were deleted.
+ * Deletes submissions with everything stored for them: notification records, outbox rows (the `form.submitted`
+ * event, its webhook deliveries and the notification jobs, pending or done), uploads (their blobs are the
+ * caller's), notes and addresses. Returns how many submissions were deleted.
  */
 export async function deleteSubmissions(s: SweepTx, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const list = [...ids];
   await s.tx.deleteFrom('notification_sends').where('submission_id', 'in', list).execute();
+  // issue 28 item 1: nothing of the submission is sent, nor kept, once it is gone.
+  await s.tx.deleteFrom('outbox').where('submission_id', 'in', list).execute();
   await s.tx.deleteFrom('uploads').where('submission_id', 'in', list).execute();
   // spec 3.2 "submission, its notes and files deleted".
   await s.tx.deleteFrom('submission_notes').where('submission_id', 'in', list).execute();
+  await s.tx.deleteFrom('submission_addresses').where('submission_id', 'in', list).execute();
   const r = await s.tx.deleteFrom('submissions').where('id', 'in', list).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
@@ -159,4 +163,34 @@ export async function lockSubmissionsById(
     .$if(s.dialect.rowLocks, (qb) => qb.forUpdate())
     .execute();
   return rows.map((r) => ({ id: r.id, spaceId: r.space_id, formKey: r.form_key, folder: r.folder }));
+}
+
+/** Which of these submissions still exist (any space): the sweep of mail files keeps theirs. */
+export async function existingSubmissionIds(store: Store, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await store.db
+    .selectFrom('submissions')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The tables a visitor's data is deleted from (submissions and what is stored for them). */
+const VISITOR_TABLES = [
+  'submissions',
+  'submission_notes',
+  'submission_addresses',
+  'uploads',
+  'notification_sends',
+  'outbox',
+] as const;
+
+/**
+ * After an erase or a sweep (issue 28 item 3): deleted rows no longer readable from the store's files where the
+ * engine can do it cheaply (`dialect.purgeDeleted`: SQLite's WAL checkpointed and truncated; PostgreSQL's tables
+ * vacuumed). Outside any transaction.
+ */
+export async function purgeDeletedSubmissions(store: Store): Promise<void> {
+  await store.dialect.purgeDeleted(store.db, VISITOR_TABLES);
 }

@@ -1,19 +1,30 @@
-// Retention (spec 3.2, 3.3, 8): expired submissions go with their notes and files, unclaimed uploads after one
-// day. Run about hourly by the job runner (src/jobs/worker.ts) and once by `folio sweep` (for cron).
+// Retention (spec 3.2, 3.3, 8): expired submissions go with their notes, files, mail files and outbox rows, unclaimed
+// uploads after one day. Run about hourly by the job runner (src/jobs/worker.ts) and once by `folio sweep` (cron).
 
 import type { BlobStore } from '../../blobs/blob-store.js';
+import { deleteMailFiles, mailFilesBySubmission, removeMailFiles } from '../../notify/mail-files.js';
 import type { Store } from '../../store/open-store.js';
 import {
   type ExpiredSubmission,
   deleteSubmissions,
   deleteUnclaimedUploads,
+  existingSubmissionIds,
   filesOfSubmissions,
   type SweepTx,
   inSweepTransaction,
   lockExpiredSubmissions,
   lockUnclaimedUploads,
+  purgeDeletedSubmissions,
   releaseCapacity,
 } from './retention-repo.js';
+
+/** Where submissions keep files besides the store's rows (issue 28 item 2): both go with the submission. */
+export interface SubmissionFiles {
+  /** Uploads' bytes. */
+  blobs: BlobStore;
+  /** `MailConfig.outboxDir`: notification email written as `.eml` files without SMTP_URL. */
+  mailDir: string;
+}
 
 /** What a sweep deleted. */
 export interface SweepCounts {
@@ -23,6 +34,8 @@ export interface SweepCounts {
   uploads: number;
   /** Files deleted from the blob store: those of the deleted submissions and of the unclaimed uploads. */
   files: number;
+  /** `.eml` files deleted: those of the deleted submissions, and any whose submission was already gone. */
+  mailFiles: number;
 }
 
 export interface SweepOptions {
@@ -35,6 +48,9 @@ export const DEFAULT_SWEEP_BATCH = 200;
 /** Blob deletions in flight at once: a batch on S3 takes a few round trips, not 200. */
 const PARALLEL_DELETES = 8;
 
+/** Submission ids looked up at once by the sweep of mail files. */
+const LOOKUP = 500;
+
 /**
  * Deletes submissions whose `delete_after` has passed at `now` (spec 3.2: `retentionDays` for the inbox, 30 days
  * for spam), with their uploads, notification records and notes, and gives their capacity back (spec 3.1).
@@ -45,7 +61,7 @@ const PARALLEL_DELETES = 8;
  */
 export async function sweepExpiredSubmissions(
   store: Store,
-  blobs: BlobStore,
+  files: SubmissionFiles,
   now: Date,
   opts: SweepOptions = {},
 ): Promise<SweepCounts> {
@@ -54,29 +70,49 @@ export async function sweepExpiredSubmissions(
     inSweepTransaction(store, async (s) => {
       const expired = await lockExpiredSubmissions(s, now.toISOString(), limit);
       if (expired.length === 0) return null;
-      return { ...(await deleteSubmissionsWithFiles(s, blobs, expired)), uploads: 0 };
+      return { ...(await deleteSubmissionsWithFiles(s, files, expired)), uploads: 0 };
     }),
   );
 }
 
 /**
- * Deletes locked submissions with everything stored for them (files, notes, notification records) and gives their
- * capacity back, in the caller's sweep transaction: the one way submissions are deleted (retention, the inbox's
- * delete, erase). Files go before the rows commit; a crash between is repaired by running it again.
+ * Deletes locked submissions with everything stored for them (files, `.eml` files, notes, notification records,
+ * outbox rows) and gives their capacity back, in the caller's sweep transaction: the one way submissions are deleted
+ * (retention, the inbox's delete, erase). Files go before the rows commit; a crash between is repaired by running
+ * it again.
  */
 export async function deleteSubmissionsWithFiles(
   s: SweepTx,
-  blobs: BlobStore,
+  stores: SubmissionFiles,
   submissions: readonly ExpiredSubmission[],
-): Promise<{ submissions: number; files: number }> {
+): Promise<{ submissions: number; files: number; mailFiles: number }> {
   const ids = submissions.map((e) => e.id);
   const files = await filesOfSubmissions(s, ids);
   await releaseCapacity(s, inboxCounts(submissions));
   await deleteBlobs(
-    blobs,
+    stores.blobs,
     files.map((f) => f.blobKey),
   );
-  return { submissions: await deleteSubmissions(s, ids), files: files.length };
+  const mailFiles = await deleteMailFiles(stores.mailDir, ids);
+  return { submissions: await deleteSubmissions(s, ids), files: files.length, mailFiles };
+}
+
+/**
+ * Deletes the `.eml` files whose submission is gone: one written while its submission was being deleted (the
+ * handler had read it just before), or in this machine's directory for a submission another machine erased. Names
+ * Folio did not write are left alone.
+ */
+export async function sweepMailFiles(store: Store, mailDir: string): Promise<number> {
+  const files = await mailFilesBySubmission(mailDir);
+  const ids = [...files.keys()];
+  let removed = 0;
+  for (let i = 0; i < ids.length; i += LOOKUP) {
+    const chunk = ids.slice(i, i + LOOKUP);
+    const kept = await existingSubmissionIds(store, chunk);
+    const gone = chunk.filter((id) => !kept.has(id)).flatMap((id) => files.get(id) ?? []);
+    removed += await removeMailFiles(mailDir, gone);
+  }
+  return removed;
 }
 
 /** Deletes uploads no submission claimed before they expired (spec 3.3: one day): file first, then row. */
@@ -99,36 +135,44 @@ export async function sweepUnclaimedUploads(
         s,
         expired.map((f) => f.id),
       );
-      return { submissions: 0, uploads, files: expired.length };
+      return { submissions: 0, uploads, files: expired.length, mailFiles: 0 };
     }),
   );
 }
 
-/** Both sweeps, as the job runner and `folio sweep` run them. */
+/**
+ * Every sweep, as the job runner and `folio sweep` run them, then the purge of deleted rows from the store's files
+ * (issue 28 item 3). The purge runs whatever this run deleted: it also bounds how long rows deleted otherwise (the
+ * inbox's delete, a note deleted, finished jobs) stay readable in the SQLite WAL, to the next sweep (about hourly).
+ */
 export async function sweepRetention(
   store: Store,
-  blobs: BlobStore,
+  files: SubmissionFiles,
   now: Date,
   opts: SweepOptions = {},
 ): Promise<SweepCounts> {
-  const submissions = await sweepExpiredSubmissions(store, blobs, now, opts);
-  const uploads = await sweepUnclaimedUploads(store, blobs, now, opts);
+  const submissions = await sweepExpiredSubmissions(store, files, now, opts);
+  const uploads = await sweepUnclaimedUploads(store, files.blobs, now, opts);
+  const orphans = await sweepMailFiles(store, files.mailDir);
+  await purgeDeletedSubmissions(store);
   return {
     submissions: submissions.submissions,
     uploads: uploads.uploads,
     files: submissions.files + uploads.files,
+    mailFiles: submissions.mailFiles + orphans,
   };
 }
 
 /** Runs batches until one finds nothing (rows another sweeper holds are its to delete), adding up the counts. */
 async function inBatches(batch: () => Promise<SweepCounts | null>): Promise<SweepCounts> {
-  const total: SweepCounts = { submissions: 0, uploads: 0, files: 0 };
+  const total: SweepCounts = { submissions: 0, uploads: 0, files: 0, mailFiles: 0 };
   for (;;) {
     const counts = await batch();
     if (counts === null) return total;
     total.submissions += counts.submissions;
     total.uploads += counts.uploads;
     total.files += counts.files;
+    total.mailFiles += counts.mailFiles;
   }
 }
 

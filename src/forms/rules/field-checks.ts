@@ -4,6 +4,7 @@
 import { fieldError } from './codes.js';
 import type { FieldError } from './codes.js';
 import { isValidDate, isValidTime, resolveDateBound } from './dates.js';
+import { hasBidiControl } from './email.js';
 import { isUploadId, maxFilesOf } from './files.js';
 import { isOnStep } from './step.js';
 import type { FieldType, FormField, SubmittedValue } from './types.js';
@@ -21,8 +22,13 @@ export interface CheckContext {
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const MAX_EMAIL_LENGTH = 254;
 
+/**
+ * Also refuses bidirectional controls (issue 28 item 5): they make an address display as another one, and the
+ * visitor's address becomes the Reply-To of owner emails. Other invisible characters pass and are ignored when
+ * addresses are compared (`normalizeEmail`).
+ */
 export function isEmail(text: string): boolean {
-  return text.length <= MAX_EMAIL_LENGTH && EMAIL.test(text);
+  return text.length <= MAX_EMAIL_LENGTH && EMAIL.test(text) && !hasBidiControl(text);
 }
 
 // Lenient E.164-ish: optional leading +, then digits with spaces, dashes, dots and parentheses.

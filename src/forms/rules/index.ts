@@ -47,6 +47,7 @@ export { daysInMonth, isValidDate, isValidTime, resolveDateBound, todayIn } from
 
 export type { CheckContext } from './field-checks.js';
 export { MAX_LENGTH, checkValue, isEmail, isHttpUrl, isTel, textLength } from './field-checks.js';
+export { hasBidiControl, normalizeEmail } from './email.js';
 
 export type { UploadVerifier } from './files.js';
 export { DEFAULT_MAX_FILES, UPLOAD_ID, isUploadId, matchesAccept, maxFilesOf } from './files.js';

@@ -55,4 +55,16 @@ export interface StoreDialect extends ListSql {
   lockForWrite(tx: Transaction<Database>): Promise<void>;
   /** The schema the store's tables live in, where the engine has schemas (PostgreSQL `current_schema()`). */
   currentSchema(db: Kysely<unknown>): Promise<string | undefined>;
+
+  // ---- deleted data (issue 28 item 3) ----
+
+  /**
+   * After personal data was deleted from `tables` (an erase, a retention sweep), outside any transaction: what the
+   * engine can do cheaply so the deleted rows cannot be read back from its files. SQLite (where `secure_delete` has
+   * already overwritten them in the database file): checkpoints the WAL into the database and truncates it, since
+   * the WAL still holds the pages as they were; another process's open read waits it up to busy_timeout, then the
+   * next call truncates. PostgreSQL: `VACUUM (SKIP_LOCKED)` of the tables, so their dead tuples are pruned and the
+   * space is reused sooner; the bytes stay in the table files until overwritten (docs/operations.md "Privacy").
+   */
+  purgeDeleted(db: Kysely<Database>, tables: readonly (keyof Database)[]): Promise<void>;
 }

@@ -27,4 +27,10 @@ export const postgresDialect: StoreDialect = {
   async currentSchema(db) {
     return (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
   },
+  async purgeDeleted(db, tables) {
+    if (tables.length === 0) return;
+    // SKIP_LOCKED: a table another VACUUM (autovacuum, another worker's sweep) holds is left to it. A table the
+    // connecting role does not own is skipped with a warning, never an error.
+    await sql`vacuum (skip_locked) ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);
+  },
 };

@@ -29,4 +29,8 @@ export const sqliteDialect: StoreDialect = {
   async currentSchema() {
     return undefined;
   },
+  async purgeDeleted(db) {
+    // The whole WAL: a checkpoint is not per table. A TRUNCATE waits for readers (busy_timeout), then empties it.
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  },
 };

@@ -18,6 +18,8 @@ import { up0015SearchEmbeddings } from './0015-search-embeddings.js';
 import { up0016SlotWalkOrder } from './0016-slot-walk-order.js';
 import { up0017NumberSlotOrder } from './0017-number-slot-order.js';
 import { up0018DerivedImages } from './0018-derived-images.js';
+import { up0019OutboxSubmission } from './0019-outbox-submission.js';
+import { up0020SubmissionAddresses } from './0020-submission-addresses.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
 type Up = (db: Kysely<unknown>, engine: Engine) => Promise<void>;
@@ -46,6 +48,8 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0016-slot-walk-order', up0016SlotWalkOrder],
   ['0017-number-slot-order', up0017NumberSlotOrder],
   ['0018-derived-images', up0018DerivedImages],
+  ['0019-outbox-submission', up0019OutboxSubmission],
+  ['0020-submission-addresses', up0020SubmissionAddresses],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
