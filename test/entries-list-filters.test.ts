@@ -150,7 +150,9 @@ const COMBINED: [string, string[]][] = DRIVERS.flatMap((d) =>
   ),
 );
 
-describe.each(ENGINES)('entry list filters on %s', (engine) => {
+// Table-driven: hundreds of selections per test, each a request or a paged walk (seconds on a quiet machine,
+// near 20 s on a loaded two-core one).
+describe.each(ENGINES)('entry list filters on %s', { timeout: 90_000 }, (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     // Thousands of requests per token: the per-token rate limit is not what these tests are about.
@@ -224,8 +226,7 @@ describe.each(ENGINES)('entry list filters on %s', (engine) => {
       }
     }
     expect(checked).toBeGreaterThan(1600);
-    // Over 1,600 selections, each paged three ways: 5-8 s on a quiet machine, near 20 s on a loaded one.
-  }, 90_000);
+  });
 
   it('without a type lists pages and collection items, never globals or folders', async () => {
     const r = await t.get(`/v1/${LIST_SPACE}/entries?limit=100&sort=name`, pub);
