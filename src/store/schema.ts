@@ -141,6 +141,21 @@ export interface Database {
   folio_reindex: ReindexTable;
   search_embeddings: SearchEmbeddingsTable;
   search_state: SearchStateTable;
+  inbox_sessions: InboxSessionsTable;
+}
+
+/** Browser sessions of the inbox (migration 0018): a management token's authority behind a cookie. */
+export interface InboxSessionsTable {
+  /** sha256 of the session id; the id itself is only in the browser's cookie. */
+  id_hash: string;
+  space_id: string;
+  token_id: string;
+  /** sha256 of the token, as `tokens.hash`: the session stands for that token and no other. */
+  token_hash: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Idle limit: the session ends unless used before then. */
+  expires_at: string;
 }
 
 /** The version each reindex step last built (src/store/reindex.ts; migrations 0007, 0014). */
@@ -190,6 +205,8 @@ export interface SubmissionsTable {
   assignee: string | null;
   /** The last inbox change (status, assignment, folder, notes); null until the first. */
   updated_at: string | null;
+  /** The space's cv when it was accepted (migration 0018): its form version; null for older rows. */
+  form_cv: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Stored non-spam submissions per form: the capacity check locks this row (spec 3.1 "full"). */

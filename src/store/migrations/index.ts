@@ -17,6 +17,7 @@ import { up0014ReindexSteps } from './0014-reindex-steps.js';
 import { up0015SearchEmbeddings } from './0015-search-embeddings.js';
 import { up0016SlotWalkOrder } from './0016-slot-walk-order.js';
 import { up0017NumberSlotOrder } from './0017-number-slot-order.js';
+import { up0018InboxSessions } from './0018-inbox-sessions.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
 type Up = (db: Kysely<unknown>, engine: Engine) => Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0015-search-embeddings', up0015SearchEmbeddings],
   ['0016-slot-walk-order', up0016SlotWalkOrder],
   ['0017-number-slot-order', up0017NumberSlotOrder],
+  ['0018-inbox-sessions', up0018InboxSessions],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
