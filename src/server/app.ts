@@ -9,6 +9,7 @@ import { eraseRoutes } from '../forms/erase/routes.js';
 import { formExportRoutes } from '../forms/export/routes.js';
 import { formFileRoutes } from '../forms/file-routes.js';
 import { formManagementRoutes } from '../forms/management-routes.js';
+import { formOverviewRoutes } from '../forms/overview/routes.js';
 import { formRoutes } from '../forms/routes.js';
 import { inboxPlugin } from '../inbox/plugin.js';
 import { jobsPlugin } from '../jobs/plugin.js';
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formFileRoutes, { services });
   await app.register(formExportRoutes, { services });
   await app.register(eraseRoutes, { services });
+  await app.register(formOverviewRoutes, { services });
   await app.register(menuRoutes, { services });
   await app.register(redirectRoutes, { services });
   await app.register(managementRoutes, { services });
