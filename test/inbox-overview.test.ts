@@ -3,6 +3,8 @@
 // was made to, which it now records as `formCv`) and one submission's activity.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { sweepExpiredSubmissions } from '../src/forms/retention/sweeps.js';
 import { insertSubmission } from '../src/forms/submissions-repo.js';
 import type { FormDefinition } from '../src/forms/rules/index.js';
 import { ENGINES } from './helpers/engines.js';
@@ -41,6 +43,46 @@ describe.each(ENGINES)('inbox reads on %s', (engine) => {
     t = await openFormsApp(engine);
   });
   afterAll(async () => t.close());
+
+  /** The store's counters (migration 0019) beside a recount of the rows, as comparable lists. */
+  async function counters(): Promise<{ kept: string[]; counted: string[] }> {
+    const q = sql.raw(
+      `substr(created_at, 1, 14) || cast(cast(substr(created_at, 15, 2) as integer) / 15 as text)`,
+    );
+    const kept = [
+      ...(
+        await sql<{
+          k: string;
+        }>`select form_key || ' ' || folder || ' ' || status || ' ' || n as k from submission_tallies where n <> 0`.execute(
+          t.store.db,
+        )
+      ).rows,
+      ...(
+        await sql<{
+          k: string;
+        }>`select form_key || ' ' || folder || ' ' || quarter || ' ' || n as k from submission_quarters where n <> 0`.execute(
+          t.store.db,
+        )
+      ).rows,
+    ];
+    const counted = [
+      ...(
+        await sql<{
+          k: string;
+        }>`select form_key || ' ' || folder || ' ' || status || ' ' || count(*) as k from submissions group by form_key, folder, status`.execute(
+          t.store.db,
+        )
+      ).rows,
+      ...(
+        await sql<{
+          k: string;
+        }>`select form_key || ' ' || folder || ' ' || (${q}) || ' ' || count(*) as k from submissions group by form_key, folder, (${q})`.execute(
+          t.store.db,
+        )
+      ).rows,
+    ];
+    return { kept: kept.map((r) => r.k).sort(), counted: counted.map((r) => r.k).sort() };
+  }
 
   const seed = async (form: string, id: string, createdAt: string, folder: 'inbox' | 'spam' = 'inbox') =>
     insertSubmission(t.store.db, {
@@ -129,6 +171,41 @@ describe.each(ENGINES)('inbox reads on %s', (engine) => {
     expect((await manage('GET', `${M}/forms/survey/published?cv=1`)).status).toBe(404);
     expect((await manage('GET', `${M}/forms/survey/published?cv=x`)).status).toBe(400);
     expect((await manage('GET', `${M}/forms/nothing/published`)).status).toBe(404);
+  });
+
+  it('the counters the overview reads stay exact through every kind of write', async () => {
+    const base = `${M}/forms/survey/submissions`;
+    for (let i = 0; i < 8; i++)
+      await seed('survey', `sub_cnt${i}`, `2026-03-1${i % 3}T1${i}:${10 + i * 5}:00.000Z`);
+    expect((await submit('survey', { name: 'Lin', topic: 'a', color: 'red' })).status).toBe(200);
+    const steps: [string, () => Promise<unknown>][] = [
+      [
+        'bulk status',
+        () =>
+          manage('POST', `${base}/bulk`, { action: 'status', status: 'read', ids: ['sub_cnt0', 'sub_cnt1'] }),
+      ],
+      ['spam', () => manage('POST', `${base}/bulk`, { action: 'spam', ids: ['sub_cnt2', 'sub_cnt3'] })],
+      ['not spam', () => manage('POST', `${base}/bulk`, { action: 'not_spam', ids: ['sub_cnt3'] })],
+      ['delete one', () => manage('DELETE', `${base}/sub_cnt4`)],
+      [
+        'bulk delete',
+        () => manage('POST', `${base}/bulk`, { action: 'delete', ids: ['sub_cnt5', 'sub_cnt6'] }),
+      ],
+      ['retention', () => sweepExpiredSubmissions(t.store, t.blobs, new Date('2027-12-31T00:00:01.000Z'))],
+    ];
+    expect((await counters()).kept).toEqual((await counters()).counted);
+    for (const [name, step] of steps) {
+      const res = await step();
+      if (typeof res === 'object' && res !== null && 'status' in res)
+        expect([name, res.status]).toEqual([name, 200]);
+      const { kept, counted } = await counters();
+      expect({
+        name,
+        extra: kept.filter((k) => !counted.includes(k)),
+        missing: counted.filter((k) => !kept.includes(k)),
+        sizes: [kept.length, counted.length],
+      }).toEqual({ name, extra: [], missing: [], sizes: [counted.length, counted.length] });
+    }
   });
 
   it("a submission's activity: its changes and notes, not another's", async () => {

@@ -142,6 +142,26 @@ export interface Database {
   search_embeddings: SearchEmbeddingsTable;
   search_state: SearchStateTable;
   inbox_sessions: InboxSessionsTable;
+  submission_tallies: SubmissionTalliesTable;
+  submission_quarters: SubmissionQuartersTable;
+}
+
+/** Submissions per form, folder and status, kept by triggers on `submissions` (migration 0019). */
+export interface SubmissionTalliesTable {
+  space_id: string;
+  form_key: string;
+  folder: string;
+  status: string;
+  n: number;
+}
+
+/** Submissions per form, folder and UTC quarter hour (`YYYY-MM-DDTHH:q`), kept by triggers (migration 0019). */
+export interface SubmissionQuartersTable {
+  space_id: string;
+  form_key: string;
+  folder: string;
+  quarter: string;
+  n: number;
 }
 
 /** Browser sessions of the inbox (migration 0018): a management token's authority behind a cookie. */

@@ -1,10 +1,8 @@
-// The SQL of the inbox overview (issue 32): counts per form, folder and status, the last submission, and
-// submissions per quarter hour of a window (each read from an index: submissions_inbox covers the counts,
-// submissions_list the last submission and the window of one form and folder).
+// The SQL of the inbox overview (issue 32): counts per form, folder and status and per quarter hour, read from the
+// counters the store keeps beside `submissions` (migration 0019's triggers), and the last submission (an index).
 
-import { sql } from 'kysely';
 import type { Store } from '../../store/open-store.js';
-import type { InboxFolder, SubmissionStatus } from '../inbox/statuses.js';
+import type { InboxFolder } from '../inbox/statuses.js';
 
 export interface CountRow {
   formKey: string;
@@ -15,10 +13,10 @@ export interface CountRow {
 
 export async function countByFormFolderStatus(store: Store, spaceId: string): Promise<CountRow[]> {
   const rows = await store.db
-    .selectFrom('submissions')
-    .select(['form_key', 'folder', 'status', (eb) => eb.fn.countAll().as('n')])
+    .selectFrom('submission_tallies')
+    .select(['form_key', 'folder', 'status', 'n'])
     .where('space_id', '=', spaceId)
-    .groupBy(['form_key', 'folder', 'status'])
+    .where('n', '<>', 0)
     .orderBy('form_key')
     .orderBy('folder')
     .orderBy('status')
@@ -45,32 +43,33 @@ export async function lastSubmissionAt(
   return row?.created_at ?? null;
 }
 
+/** The counters' key of the quarter hour an instant is in: `2026-03-01T10:2` for 10:30–10:44 UTC. */
+export function quarterKey(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 14)}${Math.floor(Number(iso.slice(14, 16)) / 15)}`;
+}
+
 /**
- * Submissions of one form and folder in [from, to), per quarter hour (UTC): time zones are offset by multiples of
- * 15 minutes, so each quarter lies within one local day of any zone and the caller sums them per day. Answers the
- * quarter's start (ms) and its count.
+ * Submissions of one form and folder per quarter hour (UTC) in [from, to) (quarter-aligned instants: local days
+ * start on quarter hours), ascending: each quarter's start (ms) and count.
  */
 export async function countPerQuarterHour(
   store: Store,
-  q: { spaceId: string; formKey: string; folder: InboxFolder; from: string; to: string },
+  q: { spaceId: string; formKey: string; folder: InboxFolder; from: number; to: number },
 ): Promise<{ start: number; count: number }[]> {
-  // `2026-03-01T10:` and the quarter (0–3): text of the stored ISO timestamp, the same on both engines.
-  const quarter = sql<string>`substr(created_at, 1, 14) || cast(cast(substr(created_at, 15, 2) as integer) / 15 as text)`;
   const rows = await store.db
-    .selectFrom('submissions')
-    .select([quarter.as('q'), (eb) => eb.fn.countAll().as('n')])
+    .selectFrom('submission_quarters')
+    .select(['quarter', 'n'])
     .where('space_id', '=', q.spaceId)
     .where('form_key', '=', q.formKey)
     .where('folder', '=', q.folder)
-    .where('created_at', '>=', q.from)
-    .where('created_at', '<', q.to)
-    .groupBy(quarter)
-    .orderBy(quarter)
+    .where('quarter', '>=', quarterKey(q.from))
+    .where('quarter', '<', quarterKey(q.to))
+    .where('n', '<>', 0)
+    .orderBy('quarter')
     .execute();
   return rows.map((r) => ({
-    start: Date.parse(`${r.q.slice(0, 13)}:00:00.000Z`) + Number(r.q.slice(14)) * 15 * 60_000,
+    start: Date.parse(`${r.quarter.slice(0, 13)}:00:00.000Z`) + Number(r.quarter.slice(14)) * 15 * 60_000,
     count: Number(r.n),
   }));
 }
-
-export type { SubmissionStatus };

@@ -76,8 +76,8 @@ export async function readOverview(
     // spec 3.1: the status a submission would meet now; capacity counts stored non-spam submissions.
     if (form) form.status = formStatus(def.settings, { now, nonSpamCount: form.counts.inbox });
   }
-  const from = new Date(window.days[0]?.start ?? window.end).toISOString();
-  const to = new Date(window.end).toISOString();
+  const from = window.days[0]?.start ?? window.end;
+  const to = window.end;
   for (const form of forms.values()) {
     if (form.counts.inbox + form.counts.spam === 0) continue;
     form.lastSubmissionAt = await lastSubmissionAt(store, spaceId, form.key, 'inbox');

@@ -18,6 +18,7 @@ import { up0015SearchEmbeddings } from './0015-search-embeddings.js';
 import { up0016SlotWalkOrder } from './0016-slot-walk-order.js';
 import { up0017NumberSlotOrder } from './0017-number-slot-order.js';
 import { up0018InboxSessions } from './0018-inbox-sessions.js';
+import { up0019SubmissionCounts } from './0019-submission-counts.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
 type Up = (db: Kysely<unknown>, engine: Engine) => Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0016-slot-walk-order', up0016SlotWalkOrder],
   ['0017-number-slot-order', up0017NumberSlotOrder],
   ['0018-inbox-sessions', up0018InboxSessions],
+  ['0019-submission-counts', up0019SubmissionCounts],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
