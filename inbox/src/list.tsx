@@ -173,12 +173,15 @@ export function List(props: { session: Session; form: string; params: URLSearchP
     k: () => focusRow(Math.max(0, current - 1)),
     o: () => items[current] && (location.hash = detailHref(form, items[current].id, params).slice(1)),
     x: () => items[current] && toggle(items[current].id),
-    e: async () => {
+    e: () => {
       const item = items[current];
       if (!item) return;
-      await call('PATCH', `${base}/${encodeURIComponent(item.id)}`, { status: 'done' });
-      setItems((old) => old.map((i) => (i.id === item.id ? { ...i, status: 'done' } : i)));
-      setAnnounce('Marked done.');
+      call('PATCH', `${base}/${encodeURIComponent(item.id)}`, { status: 'done' })
+        .then(() => {
+          setItems((old) => old.map((i) => (i.id === item.id ? { ...i, status: 'done' } : i)));
+          setAnnounce('Marked done.');
+        })
+        .catch((err: Error) => setError(err.message));
     },
   });
 
@@ -291,7 +294,9 @@ export function List(props: { session: Session; form: string; params: URLSearchP
             <select
               id="bulk-status"
               onChange={(e) => {
-                const status = (e.currentTarget as HTMLSelectElement).value; // this select
+                const select = e.currentTarget as HTMLSelectElement; // this select
+                const status = select.value;
+                select.value = '';
                 if (status !== '') void bulk({ action: 'status', status }, `marked ${status}`);
               }}
             >
