@@ -161,6 +161,24 @@ describe.each(ENGINES)('reindex steps on %s', (engine) => {
     await env.store.db.schema.dropTable('search_embeddings').execute();
     await env.store.db.schema.dropTable('search_state').execute();
     for (const n of ['n1', 'n2', 'n3', 'n4']) await env.store.db.schema.dropIndex(`list_rows_${n}`).execute();
+    // 0018: the inbox's sessions and the submissions' form cv; 0019: the submission counters and their triggers.
+    await env.store.db.schema.dropTable('inbox_sessions').execute();
+    await env.store.db.schema.alterTable('submissions').dropColumn('form_cv').execute();
+    const triggers =
+      engine === 'sqlite'
+        ? [
+            'submissions_count_insert',
+            'submissions_count_delete',
+            'submissions_count_status',
+            'submissions_count_folder',
+          ]
+        : ['submissions_insert_counts', 'submissions_delete_counts', 'submissions_update_counts'];
+    for (const name of triggers)
+      await sql
+        .raw(engine === 'sqlite' ? `drop trigger ${name}` : `drop trigger ${name} on submissions`)
+        .execute(env.store.db);
+    await env.store.db.schema.dropTable('submission_tallies').execute();
+    await env.store.db.schema.dropTable('submission_quarters').execute();
     await sql`delete from folio_migration where name >= '0014'`.execute(env.store.db);
     await env.store.db
       .updateTable('list_entries')
