@@ -196,6 +196,69 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
     await context.close();
   });
 
+  it('reaches every control of the list and of a submission with Tab', async () => {
+    const { context, page } = await open();
+    await signIn(page, site.tokens.admin);
+    /** What Tab reaches from the top of the page, as `tag#id` or `tag:text`, in order. */
+    const tabStops = async (count: number): Promise<string[]> => {
+      // From the first stop of the page: the skip link.
+      await page.locator('.skip').focus();
+      const stops: string[] = [];
+      for (let i = 0; i < count; i++) {
+        await page.keyboard.press('Tab');
+        stops.push(
+          String(
+            await page.evaluate(
+              `(() => { const e = document.activeElement; return e.tagName.toLowerCase() + (e.id ? '#' + e.id : ':' + (e.textContent || '').trim().slice(0, 20)); })()`,
+            ),
+          ),
+        );
+      }
+      return stops;
+    };
+    await page.goto(`${site.base}/inbox/#/f/${FORM}`);
+    await page.locator('.items li').first().waitFor();
+    await page.locator('.items input[type=checkbox]').first().check();
+    const list = await tabStops(40);
+    for (const stop of [
+      'input#f-q',
+      'select#f-status',
+      'input#f-from',
+      'input#f-to',
+      'input#f-assignee',
+      'input#f-unassigned',
+      'button:Apply',
+      'a:CSV',
+      'a:NDJSON',
+      'input#select-all',
+      'select#bulk-status',
+      'input#assign-to',
+      'button:Spam',
+      'button:Delete…',
+      'a#row-0',
+    ])
+      expect(
+        list.some((s) => s.startsWith(stop)),
+        `${stop} in ${list.join(' ')}`,
+      ).toBe(true);
+    await page.goto(`${site.base}/inbox/#/f/${FORM}/s/${site.fileSubmission}`);
+    await page.locator('.answers dl').waitFor();
+    const detail = await tabStops(30);
+    for (const stop of [
+      'a:Download file fup_',
+      'select#d-status',
+      'input#d-assignee',
+      'textarea#n-text',
+      'input#n-author',
+      'button:Add note',
+    ])
+      expect(
+        detail.some((s) => s.startsWith(stop)),
+        `${stop} in ${detail.join(' ')}`,
+      ).toBe(true);
+    await context.close();
+  });
+
   it('shows new submissions without a reload, announced politely', async () => {
     const { context, page } = await open();
     await signIn(page, site.tokens.admin);
