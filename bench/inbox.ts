@@ -8,6 +8,7 @@
  *   - beside them the call the overview is measured against: the plain inbox list (`GET …/submissions`, 50 rows).
  */
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { loadConfig } from '../src/config/config.js';
 import { newId } from '../src/lib/ids.js';
@@ -76,6 +77,9 @@ export default async function bench(args: string[]): Promise<void> {
       const now = Date.now();
       const t0 = performance.now();
       await seed(bs.store, count, now);
+      // What autovacuum does soon after a bulk load: without statistics PostgreSQL sorted the whole folder for the
+      // list's first page (280 ms) instead of reading the index in order (0.2 ms).
+      if (engine === 'postgres') await sql`analyze submissions`.execute(bs.store.db);
       console.log(`\n${engine}: seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       const config = loadConfig({ DATA_DIR: bs.dataDir, LOG_LEVEL: 'silent', FOLIO_WORKER: 'off' });
       const app = await buildApp({
