@@ -4,7 +4,7 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { call, query, spacePath } from './api.js';
-import { formatTime, plural, safeHref } from './format.js';
+import { formatTime, safeHref } from './format.js';
 import { useKeys } from './keys.js';
 import { useFormName } from './list.js';
 import { loadedList } from './lists.js';
@@ -317,7 +317,7 @@ export function Detail(props: { session: Session; form: string; id: string; para
             <textarea id="n-text" name="text" required maxLength={5000} rows={3} />
           </div>
           <div class="field">
-            <label for="n-author">Your name</label>
+            <label for="n-author">Your name (shown with the note)</label>
             <input
               id="n-author"
               name="author"
@@ -349,8 +349,7 @@ export function Detail(props: { session: Session; form: string; id: string; para
           ))}
         </ol>
         <p class="help">
-          Changes made in bulk are recorded once for all the submissions they touched, not here.{' '}
-          {item.noteCount > 0 && plural(item.noteCount, 'note')}
+          Changes made in bulk are recorded once for all the submissions they touched, not here.
         </p>
       </section>
     </article>

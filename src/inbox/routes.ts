@@ -122,6 +122,8 @@ export async function inboxRoutes(
       const token = await tokens.find(value);
       if (!token || token.kind !== 'management')
         throw unauthorized('That is not a management token of any space.');
+      // A browser signing in again leaves no session of its own behind.
+      await sessions.close(request);
       const session = await sessions.open(token);
       noStore(reply).header('set-cookie', sessionCookie(request, session.id));
       return reply.status(201).send({ session: await info(session.id, token, session.expiresAt) });
