@@ -111,6 +111,12 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
     await page.locator('.notes li', { hasText: 'Called her back.' }).waitFor();
     await expect.poll(() => page.locator('.activity').textContent()).toContain('Note added');
     await shot(page, 'detail-1280');
+    // A note deleted: gone from the thread, recorded in the activity.
+    await page.getByLabel('New note').fill('A mistake.');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByRole('button', { name: 'Delete the note by Bo' }).nth(1).click();
+    await expect.poll(() => page.locator('.notes li').count()).toBe(1);
+    await expect.poll(() => page.locator('.activity').textContent()).toContain('Note deleted');
     await context.close();
   });
 
@@ -320,7 +326,7 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
     await context.close();
   });
 
-  it('at 375 px: overview, list, submission and chart fit the phone', async () => {
+  it('at 375 and 320 px: overview, list, submission and chart fit the phone', async () => {
     const { context, page } = await open(375, 800);
     await signIn(page, site.tokens.admin);
     await page.getByRole('row', { name: /Support requests/ }).waitFor();
@@ -334,8 +340,15 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
     await page.goto(`${site.base}/inbox/#/charts`);
     await page.getByRole('img', { name: /Submissions per day per form/ }).waitFor();
     await shot(page, 'chart-375');
-    // Nothing wider than the screen.
+    // Nothing wider than the screen, down to 320 px.
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 320, height: 640 });
+    for (const path of ['#/', `#/f/${FORM}`, `#/f/${FORM}/s/${site.fileSubmission}`, '#/charts', '#/erase']) {
+      await page.goto(`${site.base}/inbox/${path}`);
+      await page.locator('main h1').first().waitFor();
+      await page.waitForTimeout(200);
+      expect([path, await page.evaluate('document.documentElement.scrollWidth')]).toEqual([path, 320]);
+    }
     await context.close();
   });
 
