@@ -112,10 +112,11 @@ export async function up0019SubmissionCounts(db: Kysely<unknown>, engine: Engine
        deferrable initially deferred for each row execute function folio_submission_insert_counts()`,
     )
     .execute(db);
+  // Counter rows are written in key order, so two bulk statements on one form lock them in the same order.
   const apply = (table: 'submission_tallies' | 'submission_quarters', key: string, rows: string) =>
     `insert into ${table} (space_id, form_key, folder, ${key}, n)
      select space_id, form_key, folder, k, sum(d) from (${rows}) as changes group by space_id, form_key, folder, k
-     having sum(d) <> 0
+     having sum(d) <> 0 order by space_id, form_key, folder, k
      on conflict (space_id, form_key, folder, ${key}) do update set n = ${table}.n + excluded.n;`;
   await sql
     .raw(
