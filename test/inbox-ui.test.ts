@@ -99,6 +99,8 @@ describe('folio serve', () => {
         expect(res.status).toBe(200);
         expect(res.headers.get('content-security-policy')).toBe(CSP);
         expect(await res.text()).toContain('<div id="app">');
+        // Its banner says where.
+        expect(folio.output()).toContain(`Inbox: ${folio.base}/inbox/`);
       } finally {
         await folio.stop();
       }
