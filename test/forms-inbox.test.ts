@@ -221,6 +221,8 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
         updatedAt: notedAt,
         deleteAfter: '2027-03-01T10:00:00.000Z',
         noteCount: 1,
+        // Seeded straight into the store: no form version recorded.
+        formCv: null,
       });
     });
 

@@ -5,6 +5,7 @@ import { eraseAddress } from '../src/forms/erase/erase.js';
 import { openStore, type Store } from '../src/store/open-store.js';
 import { reindexIfDue } from '../src/store/reindex.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
+import { undoMigrationsFrom } from './helpers/undo-migrations.js';
 
 // Issue 28: what a store written by earlier code holds is brought in line when it is upgraded. Migration 0019 gives
 // the outbox rows of a submission its id and takes the visitor's answers out of their payloads; the reindex step
@@ -13,12 +14,7 @@ import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 const NOW = '2026-06-01T00:00:00.000Z';
 
 /** Undoes migration 0019 (and what came after it), as a store of the code before it looks. */
-async function asBefore0019(store: Store): Promise<void> {
-  await store.db.schema.dropTable('submission_addresses').execute();
-  await store.db.schema.dropIndex('outbox_submission').execute();
-  await store.db.schema.alterTable('outbox').dropColumn('submission_id').execute();
-  await sql`delete from folio_migration where name >= '0019'`.execute(store.db);
-}
+const asBefore0019 = (store: Store): Promise<void> => undoMigrationsFrom(store, '0019');
 
 describe.each(ENGINES)('upgrading a store on %s', (engine) => {
   let env: TestEnv;

@@ -7,6 +7,7 @@ import { openStore, type Store } from '../src/store/open-store.js';
 import { reindexIfDue, reindexVersion } from '../src/store/reindex.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir } from './helpers/fixture.js';
+import { undoMigrationsFrom } from './helpers/undo-migrations.js';
 
 // Migrations are frozen; the list tables are rebuilt from the published log by a versioned reindex step that
 // runs after them (src/store/reindex.ts, `LIST_REINDEX`). A store migrated past 0007 by earlier code (whose
@@ -156,16 +157,8 @@ describe.each(ENGINES)('reindex steps on %s', (engine) => {
     await published();
     // What the earlier code left: 0007 rebuilt the tables itself and made no `folio_reindex`; no 0014.
     await env.store.db.schema.dropTable('folio_reindex').execute();
-    // Nor anything after 0014: undo the later migrations too (0015: the semantic search tables; 0016 rebuilds its
-    // indexes; 0017: the number slot indexes; 0018: the derived images; 0019: the outbox's submission column;
-    // 0020: submissions' addresses).
-    await env.store.db.schema.dropTable('submission_addresses').execute();
-    await env.store.db.schema.dropIndex('outbox_submission').execute();
-    await env.store.db.schema.alterTable('outbox').dropColumn('submission_id').execute();
-    await env.store.db.schema.dropTable('search_embeddings').execute();
-    await env.store.db.schema.dropTable('search_state').execute();
-    await env.store.db.schema.dropTable('derived_images').execute();
-    for (const n of ['n1', 'n2', 'n3', 'n4']) await env.store.db.schema.dropIndex(`list_rows_${n}`).execute();
+    // Nor anything after 0014: undo the later migrations too.
+    await undoMigrationsFrom(env.store, '0015');
     await sql`delete from folio_migration where name >= '0014'`.execute(env.store.db);
     await env.store.db
       .updateTable('list_entries')

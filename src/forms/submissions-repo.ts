@@ -28,6 +28,8 @@ export interface SubmissionRecord {
   uniqueKey: string | null;
   createdAt: string;
   deleteAfter: string;
+  /** The space's cv the form was read at: the form version it was submitted to (inbox labels). */
+  formCv?: number | null;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function insertSubmission(db: Queryable, s: SubmissionRecord): Prom
       unique_key: s.uniqueKey,
       created_at: s.createdAt,
       delete_after: s.deleteAfter,
+      form_cv: s.formCv ?? null,
     })
     .execute();
 }

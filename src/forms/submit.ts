@@ -114,6 +114,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     locale,
     userAgent: userAgentOf(req.userAgent),
     createdAt: req.now.toISOString(),
+    formCv: space.cv,
   };
   // spec 3.2: a filled spam trap answers like a success; the submission is kept in the spam folder, uncounted.
   if (isTrapFilled(req.body, settings.honeypot ?? DEFAULT_HONEYPOT)) {

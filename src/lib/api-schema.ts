@@ -66,6 +66,13 @@ export const SECURITY_SCHEMES = {
     description:
       'A management token (`folio_mgt_…`) of the space with the scope the route needs (docs/api.md "Permissions").',
   },
+  inboxSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'folio_inbox',
+    description:
+      "The inbox's browser session (`POST /inbox/session`): the management token it was opened with, its scopes; unsafe methods also need `X-Folio-CSRF`.",
+  },
 } as const;
 
 /** Error codes a route can answer (the registry's, src/errors/errors.ts). */

@@ -10,7 +10,9 @@ import { eraseRoutes } from '../forms/erase/routes.js';
 import { formExportRoutes } from '../forms/export/routes.js';
 import { formFileRoutes } from '../forms/file-routes.js';
 import { formManagementRoutes } from '../forms/management-routes.js';
+import { formOverviewRoutes } from '../forms/overview/routes.js';
 import { formRoutes } from '../forms/routes.js';
+import { inboxPlugin } from '../inbox/plugin.js';
 import { jobsPlugin } from '../jobs/plugin.js';
 import { json, NO_SECURITY, object, S } from '../lib/api-schema.js';
 import { managementRoutes } from '../management/plugin.js';
@@ -76,6 +78,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Rate limit and response cache stages, cv fan-out, /readyz and /metrics (issue 5).
   await app.register(edgePlugin, { services });
 
+  // The inbox in the browser (issue 32): /inbox/, and the session cookie the management auth accepts.
+  await app.register(inboxPlugin, { services });
   // Route plugins, one per domain. Public reads mark their routes `config: { delivery: 'read' }`.
   await app.register(deliveryRoutes, { services });
   await app.register(imageRoutes, { services });
@@ -87,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formFileRoutes, { services });
   await app.register(formExportRoutes, { services });
   await app.register(eraseRoutes, { services });
+  await app.register(formOverviewRoutes, { services });
   await app.register(menuRoutes, { services });
   await app.register(redirectRoutes, { services });
   await app.register(managementRoutes, { services });

@@ -143,6 +143,9 @@ export interface Database {
   search_embeddings: SearchEmbeddingsTable;
   search_state: SearchStateTable;
   derived_images: DerivedImagesTable;
+  inbox_sessions: InboxSessionsTable;
+  submission_tallies: SubmissionTalliesTable;
+  submission_quarters: SubmissionQuartersTable;
 }
 
 /**
@@ -157,6 +160,38 @@ export interface DerivedImagesTable {
   size: number;
   /** ISO time of the last use written (uses are batched: src/assets/derived-images.ts). */
   used_at: string;
+}
+
+/** Submissions per form, folder and status, kept by triggers on `submissions` (migration 0022). */
+export interface SubmissionTalliesTable {
+  space_id: string;
+  form_key: string;
+  folder: string;
+  status: string;
+  n: number;
+}
+
+/** Submissions per form, folder and UTC quarter hour (`YYYY-MM-DDTHH:q`), kept by triggers (migration 0022). */
+export interface SubmissionQuartersTable {
+  space_id: string;
+  form_key: string;
+  folder: string;
+  quarter: string;
+  n: number;
+}
+
+/** Browser sessions of the inbox (migration 0021): a management token's authority behind a cookie. */
+export interface InboxSessionsTable {
+  /** sha256 of the session id; the id itself is only in the browser's cookie. */
+  id_hash: string;
+  space_id: string;
+  token_id: string;
+  /** sha256 of the token, as `tokens.hash`: the session stands for that token and no other. */
+  token_hash: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Idle limit: the session ends unless used before then. */
+  expires_at: string;
 }
 
 /** The version each reindex step last built (src/store/reindex.ts; migrations 0007, 0014). */
@@ -211,6 +246,8 @@ export interface SubmissionsTable {
   assignee: string | null;
   /** The last inbox change (status, assignment, folder, notes); null until the first. */
   updated_at: string | null;
+  /** The space's cv when it was accepted (migration 0018): its form version; null for older rows. */
+  form_cv: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Stored non-spam submissions per form: the capacity check locks this row (spec 3.1 "full"). */

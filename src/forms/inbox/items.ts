@@ -19,6 +19,8 @@ export interface InboxItem {
   updatedAt: string | null;
   deleteAfter: string;
   noteCount: number;
+  /** The space's cv when it was accepted (its form version: `GET …/forms/<key>/published?cv=`); null before 0018. */
+  formCv: number | null;
 }
 
 export interface InboxNote {
@@ -44,6 +46,7 @@ export interface ItemRow {
   updated_at: string | null;
   delete_after: string;
   note_count: unknown;
+  form_cv?: unknown;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -70,6 +73,7 @@ export function toItem(row: ItemRow, parseJson: (value: unknown) => unknown): In
     updatedAt: row.updated_at,
     deleteAfter: row.delete_after,
     noteCount: Number(row.note_count ?? 0),
+    formCv: row.form_cv === null || row.form_cv === undefined ? null : Number(row.form_cv),
   };
 }
 

@@ -74,6 +74,10 @@ export const inboxItem = object(
     updatedAt: S.describe(S.nullableDateTime, 'The last inbox change; null before the first.'),
     deleteAfter: S.dateTime,
     noteCount: S.integer,
+    formCv: S.describe(
+      S.nullableInteger,
+      'The cv the form was read at when it was accepted: its version (`GET …/forms/<key>/published?cv=`); null for submissions stored before it was recorded.',
+    ),
   },
   undefined,
   'A stored submission.',

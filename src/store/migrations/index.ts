@@ -20,6 +20,8 @@ import { up0017NumberSlotOrder } from './0017-number-slot-order.js';
 import { up0018DerivedImages } from './0018-derived-images.js';
 import { up0019OutboxSubmission } from './0019-outbox-submission.js';
 import { up0020SubmissionAddresses } from './0020-submission-addresses.js';
+import { up0021InboxSessions } from './0021-inbox-sessions.js';
+import { up0022SubmissionCounts } from './0022-submission-counts.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
 type Up = (db: Kysely<unknown>, engine: Engine) => Promise<void>;
@@ -50,6 +52,8 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0018-derived-images', up0018DerivedImages],
   ['0019-outbox-submission', up0019OutboxSubmission],
   ['0020-submission-addresses', up0020SubmissionAddresses],
+  ['0021-inbox-sessions', up0021InboxSessions],
+  ['0022-submission-counts', up0022SubmissionCounts],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
