@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { listSubmissionActivity } from '../../activity/submission-activity-repo.js';
 import type { AppServices } from '../../app/services.js';
 import { managementAuth } from '../../auth/management-auth.js';
-import { requireAnyScope, requireScopes } from '../../auth/scopes.js';
+import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
 import { rejectUnknown, single } from '../../delivery/params.js';
 import { invalidQuery, notFound } from '../../errors/errors.js';
 import { json, object, pathParams, queryParams, S, SPACE_ID } from '../../lib/api-schema.js';
@@ -82,6 +82,8 @@ export async function formOverviewRoutes(
   const clock = opts.services.clock ?? (() => new Date());
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
   app.addHook('onRequest', managementAuth(tokens));
+  declareScopes(app);
+  app.addHook('onRequest', routeScopes);
   // Counts and activity of submissions: never stored by a cache on the way.
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -91,6 +93,7 @@ export async function formOverviewRoutes(
   app.get<{ Params: { spaceId: string }; Querystring: Record<string, unknown> }>(
     '/v1/spaces/:spaceId/forms-overview',
     {
+      config: { scopes: { all: ['forms.read'] } },
       schema: inboxOperation(
         {
           summary: 'Every form with its status, counts and submissions per day',
@@ -104,7 +107,6 @@ export async function formOverviewRoutes(
       ),
     },
     async (request) => {
-      requireScopes(request, 'forms.read');
       const days = parseDays(request.query);
       return readOverview(store, request.params.spaceId, days, clock());
     },
@@ -113,6 +115,7 @@ export async function formOverviewRoutes(
   app.get<{ Params: { spaceId: string; key: string }; Querystring: Record<string, unknown> }>(
     '/v1/spaces/:spaceId/forms/:key/published',
     {
+      config: { scopes: { anyOf: ['forms.write', 'forms.read'] } },
       schema: inboxOperation(
         {
           summary: 'A published version of a form, with its option lists',
@@ -142,7 +145,6 @@ export async function formOverviewRoutes(
       ),
     },
     async (request) => {
-      requireAnyScope(request, 'forms.read', 'forms.write');
       const { spaceId, key } = request.params;
       const cv = parseCv(request.query);
       const space = await getSpace(store, spaceId);
@@ -165,6 +167,7 @@ export async function formOverviewRoutes(
   app.get<{ Params: { spaceId: string; key: string; id: string } }>(
     '/v1/spaces/:spaceId/forms/:key/submissions/:id/activity',
     {
+      config: { scopes: { all: ['forms.read'] } },
       schema: inboxOperation({
         summary: "A submission's activity",
         description:
@@ -174,7 +177,6 @@ export async function formOverviewRoutes(
       }),
     },
     async (request) => {
-      requireScopes(request, 'forms.read');
       const { spaceId, key, id } = request.params;
       const item = await getItem(store, { spaceId, formKey: key }, id);
       if (!item) throw notFound(`Submission "${id}" not found in this form.`);
