@@ -1,4 +1,4 @@
-import { TURNSTILE_TEST_SECRETS } from '../src/forms/turnstile.js';
+import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 
 /** The space `npm run bench -- uploads` loads: one public token and a form with a file field. */
 export const UPLOADS_TOKEN = 'folio_pub_BenchUploadsToken00000000001';

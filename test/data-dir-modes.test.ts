@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemo } from '../src/cli/demo.js';
 import { openRuntime, type Runtime } from '../src/cli/runtime.js';
 import { loadConfig } from '../src/config/config.js';
-import { openMailer } from '../src/notify/mailer.js';
+import { openMailer } from '../src/forms/notify/mailer.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 // Issue 28 item 4: the data directory holds visitors' answers, uploads, mail and secrets. What Folio creates there is

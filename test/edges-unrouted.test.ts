@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TURNSTILE_TEST_SECRETS } from '../src/forms/turnstile.js';
+import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 import { openStore } from '../src/store/open-store.js';
 import { openTestApp, type TestApp } from './helpers/app.js';
 import { DATABASE_URL, dropSchema, ENGINES } from './helpers/engines.js';

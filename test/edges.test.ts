@@ -8,7 +8,7 @@ import { validateBundle } from '../src/bundle/validate-bundle.js';
 import type { EntrySnapshot } from '../src/content/model.js';
 import type { ContentView } from '../src/delivery/content-view.js';
 import { MAX_INCLUDED, resolveEntries } from '../src/delivery/resolve.js';
-import { hasUnstorableText } from '../src/forms/controls.js';
+import { hasUnstorableText } from '../src/forms/submission/controls.js';
 import { deeperThan, MAX_JSON_DEPTH } from '../src/lib/json-depth.js';
 import { clientErrorHandler } from '../src/server/client-errors.js';
 import { FolioError } from '../src/errors/errors.js';

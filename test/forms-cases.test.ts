@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
-import { SUBMISSION_CASES, caseDefinition, type SubmissionCase } from '../src/forms/rules/cases.js';
+import { SUBMISSION_CASES, caseDefinition, type SubmissionCase } from './unit/forms/rules/cases.js';
 import { isUploadId } from '../src/forms/rules/index.js';
 import { ENGINES } from './helpers/engines.js';
 import { fixtureDir } from './helpers/fixture.js';

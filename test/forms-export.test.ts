@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivity } from '../src/activity/activity-repo.js';
 import { type ExportLog, prepareExport } from '../src/forms/export/export-submissions.js';
 import type { FormDefinition } from '../src/forms/rules/index.js';
-import { insertSubmission } from '../src/forms/submissions-repo.js';
+import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import { newId } from '../src/lib/ids.js';
 import { parseCsv } from './helpers/csv.js';
 import { ENGINES } from './helpers/engines.js';

@@ -10,7 +10,7 @@ import { type BlobStore, LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { parseBulk } from '../src/forms/inbox/bodies.js';
 import { parseInboxFilter } from '../src/forms/inbox/filter.js';
 import { sweepRetention } from '../src/forms/retention/sweeps.js';
-import { insertSubmission } from '../src/forms/submissions-repo.js';
+import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import { FolioError } from '../src/errors/errors.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';

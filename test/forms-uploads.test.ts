@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../src/blobs/blob-store.js';
 import type { FormDefinition } from '../src/forms/rules/index.js';
-import { TURNSTILE_TEST_SECRETS } from '../src/forms/turnstile.js';
+import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 import { BLOB_KINDS, type BlobKind, openTestBlobs } from './helpers/blobs.js';
 import { ENGINES, type Engine } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';

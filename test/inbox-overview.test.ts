@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { sweepExpiredSubmissions } from '../src/forms/retention/sweeps.js';
-import { insertSubmission } from '../src/forms/submissions-repo.js';
+import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import type { FormDefinition } from '../src/forms/rules/index.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';

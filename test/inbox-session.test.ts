@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/tokens.js';
-import { insertSubmission } from '../src/forms/submissions-repo.js';
+import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { type FormsApp, type InjectResult, openFormsApp } from './helpers/forms.js';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { FormDefinition } from '../src/forms/rules/index.js';
 import type { JobRunner } from '../src/jobs/runner.js';
 import { createJobRunner, type WorkerDeps } from '../src/jobs/worker.js';
-import type { ChatMessage } from '../src/notify/chat-message.js';
+import type { ChatMessage } from '../src/forms/notify/chat-message.js';
 import { signPayload } from '../src/webhooks/signing.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';

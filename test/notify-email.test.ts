@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormDefinition, FormField } from '../src/forms/rules/index.js';
-import { TURNSTILE_TEST_SECRETS } from '../src/forms/turnstile.js';
+import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 import type { JobRunner } from '../src/jobs/runner.js';
 import { createJobRunner } from '../src/jobs/worker.js';
 import type { Config } from '../src/config/config.js';

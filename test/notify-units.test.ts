@@ -2,15 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Condition, FormDefinition, FormField } from '../src/forms/rules/index.js';
 import { PermanentJobError } from '../src/jobs/runner.js';
-import { submissionAnswers } from '../src/notify/answers.js';
-import { CHAT_LIMITS, chatMessage, escapeChat } from '../src/notify/chat-message.js';
-import { confirmationEmail } from '../src/notify/confirmation-email.js';
-import { emailJobId, parseChatJob, parseConfirmationJob, parseEmailJob } from '../src/notify/jobs.js';
-import { describeMailTransport, isPermanentSmtpFailure } from '../src/notify/mailer.js';
-import { mailDomain, messageIdFor } from '../src/notify/message-id.js';
-import { ownerEmail } from '../src/notify/owner-email.js';
-import { notificationRecipients } from '../src/notify/recipients.js';
-import { visitorAddress } from '../src/notify/visitor-address.js';
+import { submissionAnswers } from '../src/forms/notify/answers.js';
+import { CHAT_LIMITS, chatMessage, escapeChat } from '../src/forms/notify/chat-message.js';
+import { confirmationEmail } from '../src/forms/notify/confirmation-email.js';
+import { emailJobId, parseChatJob, parseConfirmationJob, parseEmailJob } from '../src/forms/notify/jobs.js';
+import { describeMailTransport, isPermanentSmtpFailure } from '../src/forms/notify/mailer.js';
+import { mailDomain, messageIdFor } from '../src/forms/notify/message-id.js';
+import { ownerEmail } from '../src/forms/notify/owner-email.js';
+import { notificationRecipients } from '../src/forms/notify/recipients.js';
+import { visitorAddress } from '../src/forms/notify/visitor-address.js';
 
 const many = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.com`);
 const topicIs = (value: string): Condition => ({

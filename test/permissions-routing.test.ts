@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../src/auth/scopes.js';
 import type { FormDefinition } from '../src/forms/rules/index.js';
-import { TURNSTILE_TEST_SECRETS } from '../src/forms/turnstile.js';
+import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { emailForm } from './helpers/form-defs.js';

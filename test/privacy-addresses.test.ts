@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormField } from '../src/forms/rules/index.js';
-import { visitorAddress } from '../src/notify/visitor-address.js';
+import { visitorAddress } from '../src/forms/notify/visitor-address.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { emailForm } from './helpers/form-defs.js';

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormDefinition } from '../src/forms/rules/index.js';
-import { TURNSTILE_TEST_SECRETS } from '../src/forms/turnstile.js';
+import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import type { JobRunner } from '../src/jobs/runner.js';
 import { createJobRunner } from '../src/jobs/worker.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SUBMISSION_ADDRESSES_REINDEX } from '../src/forms/addresses-repo.js';
+import { SUBMISSION_ADDRESSES_REINDEX } from '../src/forms/submission/addresses-repo.js';
 import { eraseAddress } from '../src/forms/erase/erase.js';
 import { openStore, type Store } from '../src/store/open-store.js';
 import { reindexIfDue } from '../src/store/reindex.js';

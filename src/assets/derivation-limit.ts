@@ -1,7 +1,7 @@
 import type { ClusterLink } from '../cluster/worker-pool.js';
 import type { RedisLink } from '../cluster/redis-link.js';
 import { rateLimited } from '../errors/errors.js';
-import { VisitorKeys } from '../forms/visitor.js';
+import { VisitorKeys } from '../forms/submission/visitor.js';
 import { createLimiter } from '../ratelimit/token-limiter.js';
 
 /**

@@ -3,7 +3,7 @@ import { hashToken, tokenHint } from '../auth/tokens.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { FieldValues, SpaceSettings } from '../content/model.js';
 import { publishedSlices, publishSpaceState, type SpaceState } from '../content/publish.js';
-import { publishForm } from '../forms/forms-repo.js';
+import { publishForm } from '../forms/authoring/forms-repo.js';
 import { enqueueEvent, enqueueJob } from '../jobs/outbox-repo.js';
 import { forgetSearchIndex } from '../search/embeddings-repo.js';
 import { queueSearchIndex } from '../search/queue.js';

@@ -1,4 +1,4 @@
-import { hasUnstorableText } from '../forms/controls.js';
+import { hasUnstorableText } from '../forms/submission/controls.js';
 import { validateFormDefinition } from '../forms/definition/index.js';
 import type { FormDefinition } from '../forms/rules/index.js';
 import { at, isObject, type Problems } from './problems.js';

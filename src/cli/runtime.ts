@@ -2,7 +2,7 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import { openBlobStore } from '../blobs/open-blob-store.js';
 import type { Config } from '../config/config.js';
 import { LIST_REINDEX } from '../delivery/list/list-write-repo.js';
-import { SUBMISSION_ADDRESSES_REINDEX } from '../forms/addresses-repo.js';
+import { SUBMISSION_ADDRESSES_REINDEX } from '../forms/submission/addresses-repo.js';
 import type { ReindexStep } from '../store/reindex.js';
 import { openStore, type Store } from '../store/open-store.js';
 

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { Config } from '../config/config.js';
 import { loadConfig } from '../config/config.js';
 import { workerLink, WorkerPool } from '../cluster/worker-pool.js';
-import { describeMailTransport } from '../notify/mailer.js';
+import { describeMailTransport } from '../forms/notify/mailer.js';
 import { buildApp } from '../server/app.js';
 import { demoBanner, type DemoTokens, ensureDemo } from './demo.js';
 import { openRuntime } from './runtime.js';

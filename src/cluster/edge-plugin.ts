@@ -5,7 +5,7 @@ import { ResponseCache } from '../cache/response-cache.js';
 import { healthRoutes } from '../observability/health-routes.js';
 import { Metrics } from '../observability/metrics.js';
 import { recordResponse } from '../observability/request-metrics.js';
-import { VisitorKeys } from '../forms/visitor.js';
+import { VisitorKeys } from '../forms/submission/visitor.js';
 import { rateLimitStage, type VisitorShare } from '../ratelimit/rate-limit-stage.js';
 import { createLimiter } from '../ratelimit/token-limiter.js';
 import type { AppServices } from '../app/services.js';

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, FieldValues, TypeMap } from '../content/model.js';
 import { snapshotOf, treeNode } from '../content/publish.js';
-import { formsForEntries } from '../forms/deliver-service.js';
+import { formsForEntries } from '../forms/delivery/deliver-service.js';
 import type { DeliveredForm } from '../forms/definition/index.js';
 import { computePaths } from '../content/paths.js';
 import { pathKey } from '../lib/path-key.js';

@@ -7,7 +7,7 @@ import type { Store } from '../store/open-store.js';
 import { listJobHandlers } from '../delivery/list/list-jobs.js';
 import { type Embedder, embedderFor } from '../search/embedder.js';
 import { searchJobHandlers } from '../search/indexer.js';
-import { notifyJobHandlers } from '../notify/handlers.js';
+import { notifyJobHandlers } from '../forms/notify/handlers.js';
 import { webhookJobHandlers } from '../webhooks/handlers.js';
 import { deleteDeliveriesBefore } from '../webhooks/webhooks-repo.js';
 import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from './runner.js';

@@ -6,7 +6,7 @@ import {
   TURNSTILE_TEST_SETTINGS,
   type SubmissionCase,
   caseDefinition,
-} from '../../src/forms/rules/cases.js';
+} from '../unit/forms/rules/cases.js';
 import { type FieldType, type FormDefinition, MAX_LENGTH } from '../../src/forms/rules/index.js';
 
 // Types the browser can hold a case's input in; and choose the rows whose input a person could enter.

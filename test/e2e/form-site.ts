@@ -10,7 +10,7 @@ import { escapeHtml } from '../../client/src/forms/html.js';
 import { readFormError, renderForm, renderSuccess } from '../../client/src/forms/render.js';
 import { importBundle } from '../../src/bundle/import-bundle.js';
 import type { Config } from '../../src/config/config.js';
-import { CASE_NOW, CASE_TIME_ZONE } from '../../src/forms/rules/cases.js';
+import { CASE_NOW, CASE_TIME_ZONE } from '../unit/forms/rules/cases.js';
 import type { FormDefinition } from '../../src/forms/rules/index.js';
 import { fixtureDir } from '../helpers/fixture.js';
 import { type FormsApp, openFormsApp, putForms } from '../helpers/forms.js';

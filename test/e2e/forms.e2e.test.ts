@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { SubmissionCase } from '../../src/forms/rules/cases.js';
+import type { SubmissionCase } from '../unit/forms/rules/cases.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { PROCESS_TEST_MS } from '../helpers/processes.js';
 import { CASE_ROWS, FORMS, LIMITED } from './e2e-forms.js';

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { insertPendingUpload, completeUpload } from '../../src/forms/uploads/uploads-repo.js';
-import { insertSubmission } from '../../src/forms/submissions-repo.js';
+import { insertSubmission } from '../../src/forms/submission/submissions-repo.js';
 import type { FormDefinition } from '../../src/forms/rules/index.js';
 import { TOKENS } from '../helpers/fixture.js';
 import { type FormsApp, openFormsApp } from '../helpers/forms.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { BlobStore } from '../../src/blobs/blob-store.js';
 import { importBundle } from '../../src/bundle/import-bundle.js';
-import { publishForm, upsertAuthoredForm } from '../../src/forms/forms-repo.js';
+import { publishForm, upsertAuthoredForm } from '../../src/forms/authoring/forms-repo.js';
 import type { FormDefinition } from '../../src/forms/rules/index.js';
 import { buildApp } from '../../src/server/app.js';
 import type { Config } from '../../src/config/config.js';

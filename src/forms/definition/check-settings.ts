@@ -162,7 +162,7 @@ function checkAddresses(issues: Issues, list: unknown, path: string, max: number
 }
 
 // spec 4.4 rule 6 / 8: up to 10 notification addresses; routing rules add recipients by conditions. The cap of 20
-// is per submission (only the rules that match add theirs; src/notify/recipients.ts applies it), so authoring
+// is per submission (only the rules that match add theirs; src/forms/notify/recipients.ts applies it), so authoring
 // caps each list on its own and never the sum of every rule.
 function checkRecipients(ctx: SettingsCheckContext, settings: Obj, path: string): void {
   const { issues } = ctx;

@@ -9,7 +9,7 @@ import { recordActivity } from '../../activity/activity-repo.js';
 import { invalidBody } from '../../errors/errors.js';
 import type { Log } from '../../observability/log.js';
 import type { Store } from '../../store/open-store.js';
-import { submissionsWithAddress } from '../addresses-repo.js';
+import { submissionsWithAddress } from '../submission/addresses-repo.js';
 import { isEmail, normalizeEmail } from '../rules/index.js';
 import {
   inSweepTransaction,

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { recordActivity } from '../../activity/activity-repo.js';
 import type { Store } from '../../store/open-store.js';
-import { getAuthoredForm } from '../forms-repo.js';
+import { getAuthoredForm } from '../authoring/forms-repo.js';
 import { type FieldColumn, planColumns, submittedFieldKeys } from './columns.js';
 import {
   type ExportScope,

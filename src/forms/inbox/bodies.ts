@@ -3,7 +3,7 @@
 
 import { ID_PATTERN } from '../../lib/ids.js';
 import { FolioError, invalidBody } from '../../errors/errors.js';
-import { hasUnstorableText } from '../controls.js';
+import { hasUnstorableText } from '../submission/controls.js';
 import { type InboxFilter, MAX_ASSIGNEE_LENGTH, parseInboxFilter } from './filter.js';
 import { SUBMISSION_STATUSES, type SubmissionStatus, isSubmissionStatus } from './statuses.js';
 

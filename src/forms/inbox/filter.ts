@@ -3,7 +3,7 @@
 // (filter-sql.ts, re-exported here so callers import one module). Parsing imports no SQL and no Fastify.
 
 import { invalidQuery } from '../../errors/errors.js';
-import { hasUnstorableText } from '../controls.js';
+import { hasUnstorableText } from '../submission/controls.js';
 import { KEY_FORMAT } from '../definition/index.js';
 import {
   type InboxFolder,

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Store } from '../../store/open-store.js';
 import type { Queryable } from '../../store/spaces-repo.js';
-import { syncCounter } from '../forms-repo.js';
+import { syncCounter } from '../authoring/forms-repo.js';
 import type { ExpiredSubmission, SweepTx } from '../retention/retention-repo.js';
 import type { ListPosition } from './cursor.js';
 import { type InboxFilter, applyInboxFilter } from './filter.js';

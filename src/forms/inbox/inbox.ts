@@ -5,7 +5,7 @@ import { recordActivity } from '../../activity/activity-repo.js';
 import { newId } from '../../lib/ids.js';
 import { notFound } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
-import { hasFormOrSubmissions } from '../management.js';
+import { hasFormOrSubmissions } from '../authoring/management.js';
 import { inSweepTransaction } from '../retention/retention-repo.js';
 import { deleteSubmissionsWithFiles, type SubmissionFiles } from '../retention/sweeps.js';
 import type { NoteInput, SubmissionChange } from './bodies.js';

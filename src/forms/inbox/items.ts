@@ -1,7 +1,7 @@
 // What the inbox answers for a submission and a note, rebuilt from stored rows: JSON columns are checked, not cast
 // (a row this version cannot read gives empty values rather than a wrong type).
 
-import type { ConsentRecord } from '../submissions-repo.js';
+import type { ConsentRecord } from '../submission/submissions-repo.js';
 import { type InboxFolder, type SubmissionStatus, isFolder, isSubmissionStatus } from './statuses.js';
 
 export interface InboxItem {

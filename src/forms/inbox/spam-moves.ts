@@ -5,7 +5,7 @@
 //   values are not validated again, and it does not take part in `uniqueField` (spam never holds an address).
 
 import type { Store } from '../../store/open-store.js';
-import { getAuthoredForm } from '../forms-repo.js';
+import { getAuthoredForm } from '../authoring/forms-repo.js';
 import { releaseCapacity, type SweepTx } from '../retention/retention-repo.js';
 import {
   type FormScope,

@@ -6,7 +6,7 @@ import { notFound } from '../../errors/errors.js';
 import { lastLocalDays } from '../../lib/zoned-days.js';
 import type { Store } from '../../store/open-store.js';
 import { getSpace } from '../../store/spaces-repo.js';
-import { listAuthoredForms } from '../forms-repo.js';
+import { listAuthoredForms } from '../authoring/forms-repo.js';
 import { isFolder, isSubmissionStatus, SUBMISSION_STATUSES, type InboxFolder } from '../inbox/statuses.js';
 import { formStatus, type FormStatus } from '../rules/status.js';
 import { countByFormFolderStatus, countPerQuarterHour, lastSubmissionAt } from './overview-repo.js';

@@ -10,11 +10,11 @@ import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
 import { rejectUnknown, single } from '../../delivery/params.js';
 import { invalidQuery, notFound } from '../../errors/errors.js';
 import { json, object, pathParams, queryParams, S, SPACE_ID } from '../../lib/api-schema.js';
-import { readListsAt } from '../forms-repo.js';
+import { readListsAt } from '../authoring/forms-repo.js';
 import { getItem } from '../inbox/inbox-repo.js';
 import { inboxOperation, SUBMISSION_PARAMS } from '../inbox/schemas.js';
-import { withoutSecrets } from '../management.js';
-import { readPublishedForm } from '../published-repo.js';
+import { withoutSecrets } from '../authoring/management.js';
+import { readPublishedForm } from '../delivery/published-forms-repo.js';
 import { OVERVIEW_DAYS, type OverviewDays, readOverview } from './overview.js';
 import { getSpace } from '../../store/spaces-repo.js';
 

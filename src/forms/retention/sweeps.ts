@@ -2,7 +2,7 @@
 // uploads after one day. Run about hourly by the job runner (src/jobs/worker.ts) and once by `folio sweep` (cron).
 
 import type { BlobStore } from '../../blobs/blob-store.js';
-import { deleteMailFiles, mailFilesBySubmission, removeMailFiles } from '../../notify/mail-files.js';
+import { deleteMailFiles, mailFilesBySubmission, removeMailFiles } from '../notify/mail-files.js';
 import type { Store } from '../../store/open-store.js';
 import {
   type ExpiredSubmission,

@@ -18,14 +18,14 @@ import {
   validationFailed,
 } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
-import { currentSpace } from '../current-space.js';
-import { CONTROL_KEYS } from '../controls.js';
+import { currentSpace } from '../delivery/current-space.js';
+import { CONTROL_KEYS } from '../submission/controls.js';
 import { KEY_FORMAT } from '../definition/index.js';
-import type { FormSource } from '../form-source.js';
+import type { FormSource } from '../delivery/form-source.js';
 import { fieldError, type FieldError } from '../rules/codes.js';
 import { type FormField, usesTurnstile } from '../rules/index.js';
-import { checkStatus } from '../submit.js';
-import type { TurnstileVerifier } from '../turnstile.js';
+import { checkStatus } from '../submission/submit.js';
+import type { TurnstileVerifier } from '../submission/turnstile.js';
 import { type ContentSniffer, acceptsSniffed } from './sniff.js';
 import { FileTooLarge, SniffingLimit } from './sniff-stream.js';
 import { completeUpload, deleteUploadRow, insertPendingUpload } from './uploads-repo.js';

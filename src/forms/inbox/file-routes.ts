@@ -1,0 +1,153 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { recordActivity } from '../../activity/activity-repo.js';
+import { managementAuth } from '../../auth/management-auth.js';
+import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
+import type { AppServices } from '../../app/services.js';
+import { forbidden, notFound } from '../../errors/errors.js';
+import { deriveKey } from '../../store/secrets-repo.js';
+import { readSubmissionUpload } from '../uploads/uploads-repo.js';
+import { json, MANAGEMENT_SECURITY, media, queryParams } from '../../lib/api-schema.js';
+import { FILE_PARAMS, fileLink, inboxOperation } from './schemas.js';
+
+type Params = { spaceId: string; key: string; submissionId: string; uploadId: string };
+
+/** How long a signed download link works: long enough to click, too short to forward usefully. */
+export const FILE_LINK_SECONDS = 10 * 60;
+
+/** `filename*` of RFC 6266 / RFC 8187, with a plain ASCII `filename` beside it for old clients. */
+export function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The HMAC of one file and an expiry time, under a key derived for file links only. */
+export function fileLinkSignature(key: Buffer, p: Params, expires: number): string {
+  return createHmac('sha256', key)
+    .update([p.spaceId, p.key, p.submissionId, p.uploadId, String(expires)].join('\n'), 'utf8')
+    .digest('base64url');
+}
+
+function validLink(key: Buffer, p: Params, query: Record<string, unknown>, nowSeconds: number): boolean {
+  const expires = typeof query['expires'] === 'string' ? Number(query['expires']) : NaN;
+  const signature = typeof query['signature'] === 'string' ? query['signature'] : '';
+  if (!Number.isSafeInteger(expires) || expires < nowSeconds || expires > nowSeconds + FILE_LINK_SECONDS)
+    return false;
+  const want = Buffer.from(fileLinkSignature(key, p, expires));
+  const got = Buffer.from(signature);
+  return want.length === got.length && timingSafeEqual(want, got);
+}
+
+const hasLinkQuery = (request: FastifyRequest): boolean => {
+  const q = request.query as Record<string, unknown>;
+  return q['signature'] !== undefined || q['expires'] !== undefined;
+};
+
+/**
+ * The files of stored submissions, for form owners only (spec 3.3: "files are stored privately and never served
+ * from a public URL"): behind a management token with `forms.read`, or a signed link that token asked for (ten
+ * minutes, one file), always as a download (never rendered inline from the API's origin), never cached.
+ */
+export async function formFileRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const { store, blobs, tokens, masterKey, config } = opts.services;
+  const clock = opts.services.clock ?? (() => new Date());
+  const linkKey = deriveKey(masterKey, 'file-links');
+  const auth = managementAuth(tokens);
+  if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
+  declareScopes(app);
+  app.addHook('onRequest', async (request) => {
+    // A signed link is its own credential (checked in the handler); anything else needs the token and scope.
+    if (request.routeOptions.config.scopes?.signedLink === true && hasLinkQuery(request)) return;
+    await auth(request);
+    await routeScopes(request);
+  });
+
+  const path = '/v1/spaces/:spaceId/forms/:key/submissions/:submissionId/files/:uploadId';
+  const download = inboxOperation({
+    summary: 'Download a file of a submission',
+    description:
+      'Needs `forms.read`, or a signed link (`expires` and `signature` from `…/link`, no token). Always an attachment with its identified `Content-Type`, `Cache-Control: private, no-store`, `X-Content-Type-Options: nosniff` and a sandboxing CSP. A changed, forged or expired link is 403 `forbidden`. Recorded in the activity log.',
+    // The signed link is its own credential: no token at all.
+    security: [...MANAGEMENT_SECURITY, {}],
+    params: FILE_PARAMS,
+    querystring: queryParams({
+      expires: 'A signed link: its expiry (Unix seconds).',
+      signature: 'A signed link: its HMAC-SHA256 (base64url).',
+    }),
+    response: {
+      200: media('The file.', {
+        'application/octet-stream': { type: 'string', contentMediaType: 'application/octet-stream' },
+      }),
+    },
+  });
+  const link = inboxOperation({
+    summary: 'A download link for a file, signed for ten minutes',
+    description: 'Needs `forms.read`: for an inbox screen that hands the browser a URL without the token.',
+    params: FILE_PARAMS,
+    response: { 200: json('The link.', fileLink) },
+  });
+
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
+    path,
+    { config: { scopes: { all: ['forms.read'], signedLink: true } }, schema: download },
+    async (request, reply) => {
+      const p = request.params;
+      const viaLink = hasLinkQuery(request);
+      if (viaLink && !validLink(linkKey, p, request.query, Math.floor(clock().getTime() / 1000)))
+        throw forbidden('This download link is not valid or has expired.');
+      const upload = await readSubmissionUpload(store.db, {
+        spaceId: p.spaceId,
+        formKey: p.key,
+        submissionId: p.submissionId,
+        uploadId: p.uploadId,
+      });
+      const blob = upload ? await blobs.get(upload.blobKey) : null;
+      if (!upload || !blob) throw notFound('File not found.');
+      await recordActivity(store.db, {
+        spaceId: p.spaceId,
+        actor: viaLink ? 'link' : (request.managementToken?.id ?? ''),
+        action: 'submission.file_downloaded',
+        subject: p.key,
+        details: { submission: p.submissionId, upload: p.uploadId },
+      });
+      return reply
+        .header('content-type', upload.type)
+        .header('content-length', String(blob.size))
+        .header('content-disposition', attachmentDisposition(upload.name))
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(blob.stream);
+    },
+  );
+
+  // A short-lived link to one file, for an inbox screen that hands the browser a URL without the token.
+  app.post<{ Params: Params }>(
+    `${path}/link`,
+    { config: { scopes: { all: ['forms.read'] } }, schema: link },
+    async (request, reply) => {
+      const p = request.params;
+      const upload = await readSubmissionUpload(store.db, {
+        spaceId: p.spaceId,
+        formKey: p.key,
+        submissionId: p.submissionId,
+        uploadId: p.uploadId,
+      });
+      if (!upload) throw notFound('File not found.');
+      const expires = Math.floor(clock().getTime() / 1000) + FILE_LINK_SECONDS;
+      const url = new URL(
+        `${config.publicUrl}/v1/spaces/${encodeURIComponent(p.spaceId)}/forms/${encodeURIComponent(p.key)}` +
+          `/submissions/${encodeURIComponent(p.submissionId)}/files/${encodeURIComponent(p.uploadId)}`,
+      );
+      url.searchParams.set('expires', String(expires));
+      url.searchParams.set('signature', fileLinkSignature(linkKey, p, expires));
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ url: url.href, expiresAt: new Date(expires * 1000).toISOString() });
+    },
+  );
+}

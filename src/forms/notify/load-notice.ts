@@ -1,0 +1,107 @@
+// What a notification handler reads when it runs: the stored submission (the only source of the visitor's values,
+// so an erased submission sends nothing), the form as it was when submitted, and the submission's files.
+
+import type { ListOption } from '../definition/index.js';
+import { readFormsAt, readListsAt } from '../authoring/forms-repo.js';
+import type { FormDefinition } from '../rules/index.js';
+import { PermanentJobError } from '../../jobs/runner.js';
+import type { Store } from '../../store/open-store.js';
+import { getSpace, type SpaceRow } from '../../store/spaces-repo.js';
+import type { NotifyJob } from './jobs.js';
+
+export interface NoticeSubmission {
+  id: string;
+  formKey: string;
+  values: Readonly<Record<string, unknown>>;
+  page: string | null;
+  locale: string;
+  createdAt: string;
+}
+
+export interface NoticeFile {
+  name: string;
+  size: number;
+}
+
+export interface Notice {
+  space: SpaceRow;
+  submission: NoticeSubmission;
+  /** The form at the submission's cv, else the current one; null when the form was deleted since. */
+  form: FormDefinition | null;
+  /** Shared option lists the form's choice fields use, at the same cv. */
+  lists: Record<string, ListOption[]>;
+  /** The uploads the submission claimed, by id. */
+  files: ReadonlyMap<string, NoticeFile>;
+}
+
+/** Null when there is nothing to notify about: the submission is gone (erased, expired) or not in the inbox. */
+export async function loadNotice(store: Store, spaceId: string, job: NotifyJob): Promise<Notice | null> {
+  const submission = await readSubmission(store, spaceId, job);
+  if (!submission) return null;
+  const space = await getSpace(store, spaceId);
+  if (!space) return null;
+  const { form, cv } = await formAsSubmitted(store, space, job);
+  const listKeys = form
+    ? [...new Set(form.fields.flatMap((f) => (f.list === undefined ? [] : [f.list])))]
+    : [];
+  const lists = cv === null ? {} : await readListsAt(store, spaceId, listKeys, cv);
+  return { space, submission, form, lists, files: await readFiles(store, spaceId, submission.id) };
+}
+
+/**
+ * The published definition at the job's cv (the version the visitor filled in); when that version was pruned, the
+ * current one; null when the form no longer exists. Published definitions were validated when they were saved.
+ */
+async function formAsSubmitted(
+  store: Store,
+  space: SpaceRow,
+  job: NotifyJob,
+): Promise<{ form: FormDefinition | null; cv: number | null }> {
+  for (const cv of job.cv === space.cv ? [job.cv] : [job.cv, space.cv]) {
+    const form = (await readFormsAt(store, space.id, [job.formKey], cv)).get(job.formKey);
+    if (form) return { form, cv };
+  }
+  return { form: null, cv: null };
+}
+
+async function readSubmission(
+  store: Store,
+  spaceId: string,
+  job: NotifyJob,
+): Promise<NoticeSubmission | null> {
+  const row = await store.db
+    .selectFrom('submissions')
+    .select(['id', 'form_key', 'folder', 'values', 'page', 'locale', 'created_at'])
+    .where('space_id', '=', spaceId)
+    .where('id', '=', job.submissionId)
+    .executeTakeFirst();
+  // Spam is never notified; a submission of another form under this id is not the one the job was made for.
+  if (!row || row.folder !== 'inbox' || row.form_key !== job.formKey) return null;
+  const values: unknown = store.dialect.parseJson<unknown>(row.values);
+  if (typeof values !== 'object' || values === null || Array.isArray(values))
+    throw new PermanentJobError(`submission ${row.id} has values that are not an object`);
+  return {
+    id: row.id,
+    formKey: row.form_key,
+    values: values as Readonly<Record<string, unknown>>,
+    page: row.page,
+    locale: row.locale,
+    createdAt: row.created_at,
+  };
+}
+
+async function readFiles(
+  store: Store,
+  spaceId: string,
+  submissionId: string,
+): Promise<Map<string, NoticeFile>> {
+  const rows = await store.db
+    .selectFrom('uploads')
+    .select(['id', 'name', 'size'])
+    .where('space_id', '=', spaceId)
+    .where('submission_id', '=', submissionId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return new Map(rows.map((r) => [r.id, { name: r.name, size: Number(r.size) }]));
+}

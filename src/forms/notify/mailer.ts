@@ -1,0 +1,139 @@
+// How notification email leaves (spec 4.4 rule 6; docs/operations.md "Notifications"): SMTP when SMTP_URL is
+// set, else `.eml` files in DATA_DIR/outbox-mail, rendered by the same composer so the file is what SMTP would
+// have carried.
+
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import { PermanentJobError } from '../../jobs/runner.js';
+import type { MailConfig } from '../../config/config.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/file-modes.js';
+import { mailFileName, mailTempName } from './mail-files.js';
+
+export interface MailMessage {
+  /** MAIL_FROM, e.g. `Folio <forms@example.com>`. */
+  from: string;
+  /** One plain address: every message has exactly one recipient. */
+  to: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  /** Without angle brackets: `<job id>@<domain>` (./message-id.ts). */
+  messageId: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+export interface Mailer {
+  /**
+   * Resolves once the receiver accepted the message (SMTP 250 after DATA, or the file is in place). A permanent
+   * SMTP refusal throws `PermanentJobError`; anything else throws a plain error, and the job is retried.
+   */
+  send(msg: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Timeouts well inside the job lease (60 s): a handler still talking to a slow server when its lease ran out would
+ * let a second worker send the same message at the same time.
+ */
+const SMTP_TIMEOUTS = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 20_000,
+  dnsTimeout: 10_000,
+} as const;
+
+export function openMailer(mail: MailConfig): Mailer {
+  return mail.smtpUrl === null ? emlMailer(mail.outboxDir) : smtpMailer(mail.smtpUrl);
+}
+
+/** One line for the `serve` banner: where mail goes (never the credentials of SMTP_URL). */
+export function describeMailTransport(mail: MailConfig): string {
+  if (mail.smtpUrl === null)
+    return `no SMTP_URL: notification email is written to ${mail.outboxDir} as .eml files`;
+  const url = new URL(mail.smtpUrl);
+  return `SMTP ${url.host}${url.protocol === 'smtps:' ? ' (TLS)' : ''}`;
+}
+
+/** The composer's view of a message; addresses as objects, so nodemailer never parses a visitor's value. */
+function composed(msg: MailMessage): SendMailOptions {
+  return {
+    from: msg.from,
+    to: { name: '', address: msg.to },
+    ...(msg.replyTo === undefined ? {} : { replyTo: { name: '', address: msg.replyTo } }),
+    subject: msg.subject,
+    text: msg.text,
+    messageId: `<${msg.messageId}>`,
+    ...(msg.headers === undefined ? {} : { headers: { ...msg.headers } }),
+  };
+}
+
+function smtpMailer(smtpUrl: string): Mailer {
+  // Not pooled: a connection per message and none held between them, so an idle worker keeps no socket open.
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    ...SMTP_TIMEOUTS,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return {
+    async send(msg) {
+      try {
+        await transport.sendMail(composed(msg));
+      } catch (err) {
+        if (isPermanentSmtpFailure(err)) throw new PermanentJobError(errorText(err));
+        throw err;
+      }
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+/** The SMTP commands whose 5xx answer is about this message or recipient, not about the server or our login. */
+const MESSAGE_COMMANDS = new Set(['MAIL FROM', 'RCPT TO', 'DATA']);
+
+/**
+ * RFC 5321 4.2.1: a 5yz reply is a permanent negative completion — sending the same message again fails the same
+ * way. Only replies to the message's own commands count: a 5xx at the greeting, EHLO or AUTH is a configuration
+ * problem of the installation (wrong credentials, a relay refusing us), retried so fixing SMTP_URL recovers the
+ * queued mail. 4yz replies and network errors are temporary.
+ */
+export function isPermanentSmtpFailure(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { responseCode, command } = err as { responseCode?: unknown; command?: unknown };
+  return (
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode < 600 &&
+    typeof command === 'string' &&
+    MESSAGE_COMMANDS.has(command)
+  );
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function emlMailer(dir: string): Mailer {
+  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return {
+    async send(msg) {
+      const info = await render.sendMail(composed(msg));
+      if (!Buffer.isBuffer(info.message)) throw new Error('the mail composer did not render a buffer');
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      const name = mailFileName(new Date(), msg.messageId);
+      // Written aside and renamed: whoever watches the directory never sees half a message.
+      const temp = join(dir, mailTempName(name));
+      try {
+        await writeFile(temp, info.message, { mode: PRIVATE_FILE_MODE });
+        await rename(temp, join(dir, name));
+      } catch (err) {
+        await rm(temp, { force: true });
+        throw err;
+      }
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,216 @@
+import { cacheHeaders, cdnTag } from '../../delivery/cache-headers.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { rejectUnknown } from '../../delivery/params.js';
+import type { AppServices } from '../../app/services.js';
+import { toFolioError } from '../../errors/from-fastify.js';
+import { rateLimited, unsupportedMediaType } from '../../errors/errors.js';
+import { deriveKey } from '../../store/secrets-repo.js';
+import { registerSubmissionParsers, type SubmissionBody } from './body-parsers.js';
+import { formByKey } from '../delivery/deliver-service.js';
+import { FormSource } from '../delivery/form-source.js';
+import { type Kv, MemoryKv, PooledKv, RedisKv } from '../kv.js';
+import { workerLink } from '../../cluster/worker-pool.js';
+import { FormLimits } from './rate-limits.js';
+import {
+  HTML_PAGE_HEADERS,
+  errorRedirect,
+  htmlPage,
+  isPlainHtmlPost,
+  successRedirect,
+  wantsHtmlPage,
+} from './respond.js';
+import { type SubmitDeps, submitForm } from './submit.js';
+import { TurnstileVerifier } from './turnstile.js';
+import { uploadRoutes } from '../uploads/upload-routes.js';
+import { VisitorKeys } from './visitor.js';
+import { deliveryJson, LOCALE_CV_QUERY, NOT_MODIFIED } from '../../delivery/schemas.js';
+import { deliveryRead, media, noBody, queryParams } from '../../lib/api-schema.js';
+import { FORM_PARAMS, formBody, formPost, submissionBody, submitResult } from '../authoring/schemas.js';
+
+type Params = { spaceId: string; key: string };
+type Query = Record<string, unknown>;
+
+const formSchema = deliveryRead({
+  summary: 'A form in a locale, its status evaluated now',
+  description:
+    'Closed, scheduled and full forms are delivered too (sites show `closedMessage`). Never delivered: secrets, notification settings, retention, capacity, `uniqueField`.',
+  tags: ['delivery', 'forms'],
+  params: FORM_PARAMS,
+  querystring: queryParams(LOCALE_CV_QUERY),
+  response: { 200: deliveryJson('The form.', formBody), 304: NOT_MODIFIED },
+});
+
+const submitSchema = formPost(
+  {
+    summary: 'Submit a form',
+    description:
+      "JSON, form data or multipart; the token in `Authorization` or, for plain HTML forms, `?token=`. Checks in order: token and origin, rate limits, the body (413 over 64 KB), the form (404), its status (409), the values' size (422 `submission_too_large`), the spam trap (kept as spam only with a valid Turnstile token on Turnstile forms), the values (422 `validation_failed`, `details.fields`), Turnstile, then storage (409 `form_full`, `already_submitted`). A form-encoded post without `Accept: application/json` may answer 303 to `_redirect` (or, failing, `_redirect_error`), or an HTML page to browsers, errors included.",
+    params: FORM_PARAMS,
+    body: submissionBody,
+    response: {
+      200: media("Accepted (or caught by the spam trap): the success message in the visitor's language.", {
+        'application/json': submitResult,
+        'text/html': { type: 'string', description: 'A minimal page, for browser form posts.' },
+      }),
+      303: noBody(
+        'Plain HTML posts: to `_redirect` (success) or `_redirect_error` (failure, with `error=<code>`).',
+      ),
+    },
+  },
+  'invalid_body',
+  'too_large',
+  'unsupported_media_type',
+  'already_submitted',
+  'submission_too_large',
+);
+
+function header(request: FastifyRequest, name: 'referer' | 'user-agent'): string | null {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : null;
+}
+
+/**
+ * Counters and single-use keys in the app's one Redis connection (the edge owns it: src/cluster/redis-link.ts,
+ * whose commands fail at once when Redis is down, so limits count per instance and Turnstile fails closed), or
+ * without Redis in memory, shared with the other workers of a pool (`WORKERS`) through its primary.
+ */
+function openKv(app: FastifyInstance): Kv {
+  const link = app.folioEdge.redis;
+  if (link !== null) return new RedisKv(link.client, `${link.prefix}forms:`, false);
+  const workers = workerLink();
+  return workers === null ? new MemoryKv() : new PooledKv(workers);
+}
+
+/**
+ * The public form endpoints under /v1/<spaceId> (spec 4.4): the definition (a delivery read, cached per cv by the
+ * pipeline) and submissions (authenticated by the pipeline, limited per visitor and form, never cached).
+ */
+export async function formRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
+  const { services } = opts;
+  const { config, store, masterKey } = services;
+  const clock = services.clock ?? (() => new Date());
+  const kv = openKv(app);
+  app.addHook('onClose', async () => kv.close());
+  const warn = (what: string) => (err: unknown) => app.log.warn({ err }, `forms: ${what}`);
+
+  const forms = new FormSource(store);
+  const visitors = new VisitorKeys(masterKey);
+  const limits = new FormLimits(
+    kv,
+    { perVisitor: config.rateLimitVisitorPerMinute, perForm: config.rateLimitFormPerMinute },
+    deriveKey(masterKey, 'form-limits'),
+    warn('rate limit store unavailable, counting per instance'),
+  );
+  const deps: SubmitDeps = {
+    store,
+    forms,
+    turnstile: new TurnstileVerifier({
+      verifyUrl: config.turnstileVerifyUrl,
+      timeoutMs: config.turnstileTimeoutMs,
+      kv,
+      hashKey: deriveKey(masterKey, 'turnstile'),
+      onError: warn('turnstile verification failed'),
+    }),
+  };
+
+  app.get<{ Params: Params; Querystring: Query }>(
+    '/v1/:spaceId/forms/:key',
+    { config: { delivery: 'read' }, schema: formSchema },
+    async (request, reply) => {
+      rejectUnknown(request.query, ['locale', 'cv']);
+      const { body, pinned } = await formByKey(forms, store, {
+        spaceId: request.params.spaceId,
+        key: request.params.key,
+        query: request.query,
+        now: clock(),
+      });
+      const { spaceId, key } = request.params;
+      cacheHeaders(reply, { view: { mode: 'published', cv: body.cv }, pinned }, spaceId, [
+        cdnTag.of(spaceId, 'form', key),
+      ]);
+      return body;
+    },
+  );
+
+  // spec 8: per visitor (submissions and uploads together) and, for submissions, per form; runs after the
+  // pipeline's auth.
+  const limitFor =
+    (perForm: boolean) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const { spaceId, key } = request.params as Params;
+      const byVisitor = await limits.visitor(spaceId, visitors.of(request.ip));
+      const outcome = byVisitor.ok && perForm ? await limits.form(spaceId, key) : byVisitor;
+      if (outcome.ok) return;
+      reply.header('retry-after', String(outcome.retryAfterSeconds));
+      throw rateLimited(`Too many requests; retry in ${outcome.retryAfterSeconds} s.`);
+    };
+  const limit = limitFor(true);
+
+  await app.register(uploadRoutes, {
+    deps: { store, blobs: services.blobs, forms, turnstile: deps.turnstile },
+    limit: limitFor(false),
+    clock,
+  });
+
+  await app.register(async (scope) => {
+    registerSubmissionParsers(scope);
+    scope.setErrorHandler(submissionErrorHandler);
+    scope.post<{ Params: Params; Querystring: Query }>(
+      '/v1/:spaceId/forms/:key/submissions',
+      { config: { delivery: 'form' }, preHandler: limit, schema: submitSchema },
+      async (request, reply) => {
+        rejectUnknown(request.query, []);
+        const body = request.body as SubmissionBody | undefined;
+        if (!body) {
+          throw unsupportedMediaType('Send JSON, application/x-www-form-urlencoded or multipart/form-data.');
+        }
+        const result = await submitForm(deps, {
+          spaceId: request.params.spaceId,
+          formKey: request.params.key,
+          body: body.values,
+          referer: header(request, 'referer'),
+          userAgent: header(request, 'user-agent'),
+          remoteIp: request.ip,
+          now: clock(),
+        });
+        reply.header('cache-control', 'no-store');
+        if (isPlainHtmlPost(request)) {
+          const target = successRedirect(body, request.deliveryToken?.origins ?? []);
+          if (target !== null) return reply.redirect(target, 303);
+          if (wantsHtmlPage(request)) {
+            return reply
+              .headers(HTML_PAGE_HEADERS)
+              .send(htmlPage({ title: 'Thank you', message: result.successMessage }));
+          }
+        }
+        return result;
+      },
+    );
+  });
+}
+
+/**
+ * Errors of a submission answer like every error (spec 7.1), except for plain HTML posts: a 303 back to the
+ * site with `?error=<code>` where the token allows it, else a minimal HTML page for browser navigations.
+ */
+function submissionErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const folio = toFolioError(err);
+  if (folio.status >= 500) request.log.error({ err }, 'request failed');
+  reply.header('cache-control', 'no-store');
+  if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+  const body = request.body as SubmissionBody | undefined;
+  const origins = request.deliveryToken?.origins ?? [];
+  if (body !== undefined && isPlainHtmlPost(request)) {
+    const target = errorRedirect(body, header(request, 'referer'), origins, folio.code);
+    if (target !== null) return reply.redirect(target, 303);
+  }
+  if (wantsHtmlPage(request)) {
+    const fields = (folio.details?.fields ?? {}) as Record<string, { message?: string }>;
+    const items = Object.entries(fields).map(([key, e]) => `${key}: ${e.message ?? ''}`);
+    return reply
+      .status(folio.status)
+      .headers(HTML_PAGE_HEADERS)
+      .send(htmlPage({ title: 'The form was not sent', message: folio.message, items }));
+  }
+  return reply.status(folio.status).send(folio.toBody());
+}

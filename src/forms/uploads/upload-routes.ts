@@ -1,0 +1,97 @@
+import multipart from '@fastify/multipart';
+import type { FastifyError, FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import { rejectUnknown } from '../../delivery/params.js';
+import { toFolioError } from '../../errors/from-fastify.js';
+import { invalidBody, unsupportedMediaType } from '../../errors/errors.js';
+import { abortDetails, clientWentAway } from '../../lib/client-abort.js';
+import { multipartFailure, multipartParts } from '../../lib/multipart-parts.js';
+import { MAX_FILE_BYTES, type UploadDeps, receiveUpload } from './receive-upload.js';
+import { json } from '../../lib/api-schema.js';
+import { FORM_PARAMS, formPost, uploadBody, uploadResult } from '../authoring/schemas.js';
+
+type Params = { spaceId: string; key: string };
+
+export interface UploadRouteOptions {
+  deps: UploadDeps;
+  /** The per-visitor limit shared with submissions (spec 8: "10 per minute, uploads included"). */
+  limit: preHandlerAsyncHookHandler;
+  clock: () => Date;
+}
+
+const UPLOAD_MESSAGES = {
+  unsupported: 'Uploads are multipart/form-data.',
+  invalid:
+    'The request body is not valid multipart form data with one "field", one "file" and the challenge token.',
+};
+
+const uploadSchema = formPost(
+  {
+    summary: 'Upload a file for a file field',
+    description:
+      "One file per request, before the submission that names its id. Multipart with `field`, the Turnstile token and `file`, in this order; at most 10 MB (or the field's `maxSize`): 413 `too_large` with `details.fields.<field>`. The content is identified and checked against `accept` (422 `validation_failed`: `file_type`, `invalid_file`). `Cache-Control: no-store`.",
+    params: FORM_PARAMS,
+    body: uploadBody,
+    response: { 201: json('Stored privately: name the id in the submission within a day.', uploadResult) },
+  },
+  'invalid_body',
+  'too_large',
+  'unsupported_media_type',
+  'turnstile_required',
+  'invalid_field',
+);
+
+/**
+ * POST /v1/<spaceId>/forms/<key>/uploads (spec 4.4): its own scope, where multipart/form-data is the only body
+ * type (anything else 415) and the file streams to the blob store as it arrives. The parser's limits sit just
+ * above ours (10 MB + 1 byte), so our cut-off at min(10 MB, maxSize) always comes first and answers 413.
+ */
+export async function uploadRoutes(app: FastifyInstance, opts: UploadRouteOptions): Promise<void> {
+  app.removeAllContentTypeParsers();
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: {
+      fileSize: MAX_FILE_BYTES + 1,
+      files: 1,
+      fields: 8,
+      fieldSize: 4096,
+      parts: 10,
+      headerPairs: 50,
+    },
+  });
+  app.setErrorHandler((err: FastifyError, request, reply: FastifyReply) => {
+    if (clientWentAway(request, err)) {
+      // A visitor who cancels an upload is no failure of ours: no stack, no error line (the bytes are discarded).
+      request.log.info({ url: request.url, ...abortDetails(err) }, 'upload aborted by the client');
+      return reply
+        .status(400)
+        .header('cache-control', 'no-store')
+        .send(invalidBody('The upload was aborted.').toBody());
+    }
+    const code = typeof err.code === 'string' ? err.code : '';
+    const folio =
+      code.startsWith('FST_') && code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !code.startsWith('FST_ERR_')
+        ? multipartFailure(err, UPLOAD_MESSAGES)
+        : toFolioError(err);
+    if (folio.status >= 500) request.log.error({ err }, 'upload failed');
+    if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    return reply.status(folio.status).header('cache-control', 'no-store').send(folio.toBody());
+  });
+
+  app.post<{ Params: Params; Querystring: Record<string, unknown> }>(
+    '/v1/:spaceId/forms/:key/uploads',
+    { config: { delivery: 'form' }, preHandler: opts.limit, schema: uploadSchema },
+    async (request, reply) => {
+      rejectUnknown(request.query, []);
+      if (!request.isMultipart())
+        throw unsupportedMediaType('Uploads are multipart/form-data with "field" and "file".');
+      const result = await receiveUpload(opts.deps, {
+        spaceId: request.params.spaceId,
+        formKey: request.params.key,
+        parts: multipartParts(request, UPLOAD_MESSAGES),
+        remoteIp: request.ip,
+        now: opts.clock(),
+      });
+      return reply.status(201).header('cache-control', 'no-store').send(result);
+    },
+  );
+}

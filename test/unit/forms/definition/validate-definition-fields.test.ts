@@ -1,0 +1,431 @@
+import type { FormField } from '../../../../src/forms/rules/types.js';
+import { describe, it } from 'vitest';
+import {
+  email,
+  form,
+  type FormOption,
+  type Mutation,
+  name,
+  topic,
+  turnstile,
+  withField,
+  expectRejection,
+} from './definition-fixtures.js';
+
+// [name, build the input, expected path, expected message fragment]
+const FIELD_REJECTIONS: [string, Mutation, string, string][] = [
+  [
+    'fields not an array',
+    () => ({ key: 'k', name: 'N', fields: {}, settings: {} }),
+    'fields',
+    'must be an array',
+  ],
+  ['field not an object', () => form(['x' as unknown as FormField]), 'fields[0]', 'must be an object'],
+  [
+    'unknown field type',
+    withField({ key: 'x', type: 'color' as FormField['type'], label: 'X' }),
+    'fields[2].type',
+    'unknown field type "color"',
+  ],
+  [
+    'key starting with a digit',
+    withField({ key: '1x', type: 'text', label: 'X' }),
+    'fields[2].key',
+    'must start with a letter',
+  ],
+  [
+    'key too long',
+    withField({ key: `a${'b'.repeat(64)}`, type: 'text', label: 'X' }),
+    'fields[2].key',
+    '1–64',
+  ],
+  [
+    'key with a dot',
+    withField({ key: 'a.b', type: 'text', label: 'X' }),
+    'fields[2].key',
+    'must start with a letter',
+  ],
+  [
+    'reserved cf-turnstile-response',
+    withField({ key: 'cf-turnstile-response', type: 'text', label: 'X' }),
+    'fields[2].key',
+    'reserved',
+  ],
+  ['reserved _page', withField({ key: '_page', type: 'text', label: 'X' }), 'fields[2].key', 'reserved'],
+  [
+    'reserved _redirect_error',
+    withField({ key: '_redirect_error', type: 'text', label: 'X' }),
+    'fields[2].key',
+    'reserved',
+  ],
+  [
+    'default honeypot name',
+    withField({ key: 'website', type: 'url', label: 'X' }),
+    'fields[2].key',
+    "spam trap's name",
+  ],
+  [
+    'custom honeypot name',
+    withField({ key: 'trap', type: 'text', label: 'X' }, { honeypot: 'trap' }),
+    'fields[2].key',
+    "spam trap's name",
+  ],
+  [
+    'duplicate keys',
+    withField({ key: 'email', type: 'text', label: 'X' }),
+    'fields[2].key',
+    'duplicate key "email" (also fields[1])',
+  ],
+  ['missing label', withField({ key: 'x', type: 'text' }), 'fields[2].label', 'is required'],
+  [
+    'setting of another type',
+    withField({ key: 'x', type: 'number', label: 'X', maxLength: 5 }),
+    'fields[2].maxLength',
+    'not a setting of number fields',
+  ],
+  [
+    'misspelt setting',
+    withField({ key: 'x', type: 'text', label: 'X', maxlength: 5 }),
+    'fields[2].maxlength',
+    'not a setting of text fields',
+  ],
+  [
+    'bad width',
+    withField({ key: 'x', type: 'text', label: 'X', width: 'third' as 'full' }),
+    'fields[2].width',
+    '"full" or "half"',
+  ],
+  [
+    'required heading',
+    withField({ key: 'x', type: 'heading', label: 'X', required: true }),
+    'fields[2].required',
+    'never submitted',
+  ],
+  [
+    'consent not required',
+    withField({ key: 'x', type: 'consent', label: 'X', required: false }),
+    'fields[2].required',
+    'always required',
+  ],
+  [
+    'text maxLength over 500',
+    withField({ key: 'x', type: 'text', label: 'X', maxLength: 501 }),
+    'fields[2].maxLength',
+    'text fields allow at most 500',
+  ],
+  [
+    'textarea maxLength over 5,000',
+    withField({ key: 'x', type: 'textarea', label: 'X', maxLength: 5001 }),
+    'fields[2].maxLength',
+    'textarea fields allow at most 5,000',
+  ],
+  [
+    'minLength over maxLength',
+    withField({ key: 'x', type: 'text', label: 'X', minLength: 10, maxLength: 5 }),
+    'fields[2].minLength',
+    'must not exceed maxLength (5)',
+  ],
+  [
+    'minLength over the text cap',
+    withField({ key: 'x', type: 'text', label: 'X', minLength: 600 }),
+    'fields[2].minLength',
+    'must not exceed maxLength (500)',
+  ],
+  [
+    'maxLength not an integer',
+    withField({ key: 'x', type: 'text', label: 'X', maxLength: 5.5 }),
+    'fields[2].maxLength',
+    'must be an integer',
+  ],
+  [
+    'number min over max',
+    withField({ key: 'x', type: 'number', label: 'X', min: 5, max: 1 }),
+    'fields[2].min',
+    'must not exceed max (1)',
+  ],
+  [
+    'number step zero',
+    withField({ key: 'x', type: 'number', label: 'X', step: 0 }),
+    'fields[2].step',
+    'greater than 0',
+  ],
+  [
+    'number step negative',
+    withField({ key: 'x', type: 'number', label: 'X', step: -1 }),
+    'fields[2].step',
+    'greater than 0',
+  ],
+  [
+    'number min as text',
+    withField({ key: 'x', type: 'number', label: 'X', min: '1' as unknown as number }),
+    'fields[2].min',
+    'must be a number',
+  ],
+  [
+    'minDate not a date',
+    withField({ key: 'x', type: 'date', label: 'X', minDate: 'tomorrow' }),
+    'fields[2].minDate',
+    'or "today"',
+  ],
+  [
+    'maxDate 2026-02-30',
+    withField({ key: 'x', type: 'date', label: 'X', maxDate: '2026-02-30' }),
+    'fields[2].maxDate',
+    'must be a date',
+  ],
+  [
+    'minDate after maxDate',
+    withField({ key: 'x', type: 'date', label: 'X', minDate: '2027-01-01', maxDate: '2026-01-01' }),
+    'fields[2].minDate',
+    'must not be after maxDate',
+  ],
+  [
+    'choice with options and list',
+    withField({
+      key: 'x',
+      type: 'select',
+      label: 'X',
+      list: 'countries',
+      options: [{ value: 'a', label: 'A' }],
+    }),
+    'fields[2]',
+    'not both',
+  ],
+  [
+    'choice with neither',
+    withField({ key: 'x', type: 'radio', label: 'X' }),
+    'fields[2]',
+    'need options or list',
+  ],
+  [
+    'unknown list',
+    withField({ key: 'x', type: 'checkboxes', label: 'X', list: 'cities' }),
+    'fields[2].list',
+    'unknown option list "cities"',
+  ],
+  [
+    'duplicate option values',
+    withField({
+      key: 'x',
+      type: 'select',
+      label: 'X',
+      options: [
+        { value: 'a', label: 'A' },
+        { value: 'a', label: 'B' },
+      ],
+    }),
+    'fields[2].options[1].value',
+    'duplicate option value "a" (also options[0])',
+  ],
+  [
+    'empty options',
+    withField({ key: 'x', type: 'select', label: 'X', options: [] }),
+    'fields[2].options',
+    'non-empty array',
+  ],
+  [
+    'option without label',
+    withField({ key: 'x', type: 'select', label: 'X', options: [{ value: 'a' } as FormOption] }),
+    'fields[2].options[0].label',
+    'is required',
+  ],
+  [
+    'checkboxes min over max',
+    withField({ key: 'x', type: 'checkboxes', label: 'X', list: 'countries', min: 3, max: 2 }),
+    'fields[2].min',
+    'must not exceed max',
+  ],
+  [
+    'checkboxes min over options',
+    withField({ key: 'x', type: 'checkboxes', label: 'X', options: [{ value: 'a', label: 'A' }], min: 2 }),
+    'fields[2].min',
+    'more ticks than the 1 options',
+  ],
+  [
+    'file maxSize over 10 MB',
+    withField({ key: 'x', type: 'file', label: 'X', maxSize: 10 * 1024 * 1024 + 1 }, turnstile),
+    'fields[2].maxSize',
+    'at most 10 MB',
+  ],
+  [
+    'file maxFiles over 10',
+    withField({ key: 'x', type: 'file', label: 'X', maxFiles: 11 }, turnstile),
+    'fields[2].maxFiles',
+    'at most 10',
+  ],
+  [
+    'file maxFiles under 1',
+    withField({ key: 'x', type: 'file', label: 'X', maxFiles: 0 }, turnstile),
+    'fields[2].maxFiles',
+    'at least 1',
+  ],
+  [
+    'file accept entry',
+    withField({ key: 'x', type: 'file', label: 'X', accept: ['pdf'] }, turnstile),
+    'fields[2].accept[0]',
+    'media type',
+  ],
+  [
+    'file without Turnstile',
+    withField({ key: 'x', type: 'file', label: 'X' }),
+    'fields[2]',
+    'file fields require Turnstile',
+  ],
+  [
+    'consent link url',
+    withField({ key: 'x', type: 'consent', label: 'X', link: { label: 'P', url: 'javascript:x' } }),
+    'fields[2].link.url',
+    'http(s) link',
+  ],
+  [
+    'showIf on a field below',
+    () => form([{ ...name, showIf: { match: 'all', rules: [{ field: 'email', op: 'filled' }] } }, email]),
+    'fields[0].showIf.rules[0].field',
+    'not above this field',
+  ],
+  [
+    'showIf on itself',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      showIf: { match: 'all', rules: [{ field: 'x', op: 'filled' }] },
+    }),
+    'fields[2].showIf.rules[0].field',
+    'not above this field',
+  ],
+  [
+    'showIf on an unknown field',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      showIf: { match: 'all', rules: [{ field: 'nope', op: 'filled' }] },
+    }),
+    'fields[2].showIf.rules[0].field',
+    'unknown field "nope"',
+  ],
+  [
+    'showIf on a heading',
+    () =>
+      form([
+        { key: 'h', type: 'heading', label: 'H' },
+        { ...name, showIf: { match: 'all', rules: [{ field: 'h', op: 'filled' }] } },
+      ]),
+    'fields[1].showIf.rules[0].field',
+    'is a heading and is never submitted',
+  ],
+  [
+    'showIf unknown op',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      showIf: { match: 'all', rules: [{ field: 'name', op: 'contains' as 'equals', value: 'a' }] },
+    }),
+    'fields[2].showIf.rules[0].op',
+    'unknown op "contains"',
+  ],
+  [
+    'showIf bad match',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      showIf: { match: 'some' as 'all', rules: [{ field: 'name', op: 'filled' }] },
+    }),
+    'fields[2].showIf.match',
+    '"all" or "any"',
+  ],
+  [
+    'showIf no rules',
+    withField({ key: 'x', type: 'text', label: 'X', showIf: { match: 'all', rules: [] } }),
+    'fields[2].showIf.rules',
+    'non-empty array',
+  ],
+  [
+    'equals without value',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      showIf: { match: 'all', rules: [{ field: 'name', op: 'equals' }] },
+    }),
+    'fields[2].showIf.rules[0].value',
+    'is required for equals',
+  ],
+  [
+    'in without values',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      showIf: { match: 'all', rules: [{ field: 'name', op: 'in', value: 'a' }] },
+    }),
+    'fields[2].showIf.rules[0].values',
+    'non-empty array for in',
+  ],
+  [
+    'greaterThan with text',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      showIf: { match: 'all', rules: [{ field: 'name', op: 'greaterThan', value: '5' }] },
+    }),
+    'fields[2].showIf.rules[0].value',
+    'must be a number for greaterThan',
+  ],
+  [
+    'filled with a value',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      showIf: { match: 'all', rules: [{ field: 'name', op: 'filled', value: 'a' }] },
+    }),
+    'fields[2].showIf.rules[0].value',
+    'takes no operand',
+  ],
+  [
+    'translation for an unknown locale',
+    withField({ key: 'x', type: 'text', label: 'X', translations: { fr: { label: 'Y' } } }),
+    'fields[2].translations.fr',
+    'unknown locale "fr"',
+  ],
+  [
+    'translation key needing quotes',
+    withField({
+      key: 'x',
+      type: 'text',
+      label: 'X',
+      translations: { 'pt-BR': { label: 1 as unknown as string } },
+    }),
+    'fields[2].translations["pt-BR"].label',
+    'must be a string',
+  ],
+  [
+    'translated label of a missing option',
+    withField({ ...topic, key: 'x', translations: { de: { options: { nope: 'Nein' } } } }),
+    'fields[2].translations.de.options.nope',
+    'not an option',
+  ],
+  [
+    'translated option labels on a list field',
+    withField({
+      key: 'x',
+      type: 'select',
+      label: 'X',
+      list: 'countries',
+      translations: { de: { options: { de: 'D' } } },
+    }),
+    'fields[2].translations.de.options',
+    'shared list',
+  ],
+];
+
+describe('validateFormDefinition: rejections of fields', () => {
+  it.each(FIELD_REJECTIONS)('%s', (_name, build, path, fragment) => {
+    expectRejection(build, path, fragment);
+  });
+});
