@@ -154,6 +154,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{spaceId}/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The content model: content, global, folder and block types with their fields
+         * @description Types as the view sees them (a pinned cv, a draft or a release with a preview token), sorted by key. Option labels are given in every locale.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
+                    cv?: number;
+                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
+                    draft?: string;
+                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
+                    release?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The space id (`spc_…`). */
+                    spaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The content model. */
+                200: {
+                    headers: {
+                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                        "x-folio-cv"?: string;
+                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                        "cache-control"?: string;
+                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                        etag?: string;
+                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                        "x-svc-cache"?: string;
+                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                        "surrogate-key"?: string;
+                        /** @description The same CDN tags, comma-separated. */
+                        "cache-tag"?: string;
+                        /** @description Requests allowed per window and token. */
+                        "ratelimit-limit"?: string;
+                        /** @description Requests left in the current window. */
+                        "ratelimit-remaining"?: string;
+                        /** @description Seconds until the window starts again. */
+                        "ratelimit-reset"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Content, global, folder and block types, by key. */
+                            types: ({
+                                key: string;
+                                /** @enum {string} */
+                                kind: "page" | "collection" | "global" | "folder" | "block";
+                                name: string;
+                                /** @description Whether entries of the type have paths (pages, folders, page collections). */
+                                pages: boolean;
+                                fields: ({
+                                    key: string;
+                                    /** @enum {string} */
+                                    type: "text" | "textarea" | "richtext" | "number" | "boolean" | "date" | "datetime" | "link" | "asset" | "assets" | "blocks" | "reference" | "dictionary" | "seo" | "option" | "form";
+                                    localized: boolean;
+                                    required: boolean;
+                                    /** @description Block fields: the block types allowed. */
+                                    blocks?: string[];
+                                    /** @description Reference fields: the entry types allowed. */
+                                    to?: string[];
+                                    /** @description Reference fields: whether the value is a list of ids. */
+                                    many?: boolean;
+                                    /** @description Option fields with inline options. */
+                                    options?: ({
+                                        value: string;
+                                        /** @description The label by locale. */
+                                        label: {
+                                            [key: string]: string;
+                                        };
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                    /** @description Option fields on a shared option list (`GET /lists/<key>`). */
+                                    list?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description The cache version the answer is for. */
+                            cv: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not modified: `If-None-Match` named the current ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `invalid_query` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `forbidden_origin`, `preview_token_required` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `cv_expired` */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{spaceId}/entries/by-path/{path}": {
         parameters: {
             query?: never;
