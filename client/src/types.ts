@@ -42,6 +42,10 @@ export type Redirect = RedirectsResponse['redirects'][number];
 export type OptionListResponse = Answer<`${D}/lists/{key}`>;
 export type OptionList = OptionListResponse['list'];
 export type SearchResponse = Answer<`${D}/search`>;
+/** `GET /types`: the content model (`{ types, cv }`), what `folio-types` generates TypeScript from. */
+export type ContentModelResponse = Answer<`${D}/types`>;
+export type ModelType = ContentModelResponse['types'][number];
+export type ModelField = ModelType['fields'][number];
 export type SearchHit = SearchResponse['items'][number];
 export type SyncPage = Answer<`${D}/sync`>;
 export type SyncChanged = SyncPage['changed'][number];
@@ -119,7 +123,14 @@ export type SubmissionValue = string | number | boolean | null | readonly (strin
 /** Codes of the error envelope the server answers (spec 7.3, docs/api.md "Errors"). */
 export type ServerErrorCode = components['schemas']['FolioError']['error']['code'];
 /** Codes the client raises itself: no answer, or an answer that is not the API's. */
-export type ClientErrorCode = 'network_error' | 'timeout' | 'aborted' | 'http_error' | 'invalid_response';
+export type ClientErrorCode =
+  | 'network_error'
+  | 'timeout'
+  | 'aborted'
+  | 'http_error'
+  | 'invalid_response'
+  /** `byPath`/`get` with `type`: the entry has another type. */
+  | 'unexpected_type';
 /** Every code a `FolioApiError` may carry; a newer server's codes pass through as strings. */
 export type FolioErrorCode = ServerErrorCode | ClientErrorCode | (string & {});
 
