@@ -29,7 +29,14 @@ export type {
 export type { CursorList } from './resources/cursor-list.js';
 export type { EntriesResource, EntryList, TypedListQuery, TypedReadOptions } from './resources/entries.js';
 export type { FormReadOptions, FormsResource, SubmitOptions, UploadOptions } from './resources/forms.js';
-export type { SyncChange, SyncFeed, SyncOptions } from './resources/sync.js';
+export type {
+  SyncChange,
+  SyncChangedItem,
+  SyncDeletedItem,
+  SyncFeed,
+  SyncOptions,
+  SyncPage,
+} from './resources/sync.js';
 export type { RetryOptions } from './retry.js';
 export type * from './types.js';
 export type * from './values.js';
