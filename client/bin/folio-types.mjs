@@ -23,14 +23,18 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('usage: folio-types --url <folio> --space <spc_…> --token <token> [--out <file.ts>] [--cv <n>]');
+  console.log(
+    'usage: folio-types --url <folio> --space <spc_…> --token <token> [--out <file.ts>] [--cv <n>]',
+  );
   process.exit(0);
 }
 const baseUrl = values.url ?? process.env.FOLIO_URL;
 const spaceId = values.space ?? process.env.FOLIO_SPACE;
 const token = values.token ?? process.env.FOLIO_TOKEN;
 if (!baseUrl || !spaceId || !token) {
-  console.error('folio-types: --url, --space and --token (or FOLIO_URL, FOLIO_SPACE, FOLIO_TOKEN) are required');
+  console.error(
+    'folio-types: --url, --space and --token (or FOLIO_URL, FOLIO_SPACE, FOLIO_TOKEN) are required',
+  );
   process.exit(2);
 }
 const cv = values.cv === undefined ? undefined : Number(values.cv);

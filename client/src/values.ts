@@ -3,7 +3,7 @@
 
 import type { Entry, EntryPage, EntryResponse, FormDefinition, Included } from './types.js';
 
-/** A signed crop of an asset usage (spec 2.3 rule 2): pixels of the original. */
+/** A signed crop of an asset usage (spec 2.3 rule 2): fractions (0–1) of the original. */
 export interface AssetCrop {
   x: number;
   y: number;

@@ -36,13 +36,33 @@ export const syncBody = object(
             S.nullableString,
             'Entries: the path in `locale` (null: not a page); redirects: the path they redirect from.',
           ),
+          page: S.describe(
+            S.boolean,
+            'Entries: false for folders (a path prefix for their children, 404 by path) and non-page items.',
+          ),
           type: S.string,
           entry: S.describe(deliveredEntry, 'With `full=1`.'),
         },
         ['kind'],
       ),
     ),
-    deleted: S.arrayOf(object({ kind, id: S.string, key: S.string, type: S.string }, ['kind'])),
+    deleted: S.arrayOf(
+      object(
+        {
+          kind,
+          id: S.string,
+          key: S.string,
+          type: S.string,
+          paths: {
+            type: ['object', 'null'],
+            additionalProperties: { type: 'string' },
+            description:
+              'Entries: their last path per locale (the pages to remove); null when they were no page.',
+          },
+        },
+        ['kind'],
+      ),
+    ),
     included: S.describe(included, 'With `full=1`.'),
     fromCv: S.describe(S.integer, '`since` (0: from nothing).'),
     toCv: S.describe(S.integer, 'The cv the difference ends at.'),

@@ -15,7 +15,16 @@ export interface GenerateInput {
   source?: string;
 }
 
-const RESERVED = new Set(['Asset', 'Block', 'Dictionary', 'FormValue', 'Link', 'RichText', 'Seo', 'FolioTypes']);
+const RESERVED = new Set([
+  'Asset',
+  'Block',
+  'Dictionary',
+  'FormValue',
+  'Link',
+  'RichText',
+  'Seo',
+  'FolioTypes',
+]);
 
 /** `textBlock` → `TextBlock`, `hero-banner` → `HeroBanner`; never a name the module imports. */
 export function typeName(key: string): string {
@@ -67,7 +76,8 @@ function fieldType(f: ModelField, blockNames: ReadonlyMap<string, string>, input
         const name = blockNames.get(b);
         return name === undefined ? [] : [`${name}Block`];
       });
-      return names.length === 0 ? 'Block[]' : `(${names.join(' | ')})[]`;
+      if (names.length === 0) return 'Block[]';
+      return names.length === 1 ? `${names[0]}[]` : `(${names.join(' | ')})[]`;
     }
     default:
       return 'unknown';
@@ -78,7 +88,11 @@ function doc(lines: string[], indent = ''): string {
   return lines.length === 0 ? '' : `${indent}/** ${lines.join(' ')} */\n`;
 }
 
-function fieldsInterface(t: ModelType, blockNames: ReadonlyMap<string, string>, input: GenerateInput): string {
+function fieldsInterface(
+  t: ModelType,
+  blockNames: ReadonlyMap<string, string>,
+  input: GenerateInput,
+): string {
   const members = t.fields.map((f) => {
     const notes = [`\`${f.type}\``];
     if (f.localized) notes.push('localized');

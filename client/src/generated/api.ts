@@ -1950,6 +1950,8 @@ export interface paths {
                                 locale?: string | null;
                                 /** @description Entries: the path in `locale` (null: not a page); redirects: the path they redirect from. */
                                 path?: string | null;
+                                /** @description Entries: false for folders (a path prefix for their children, 404 by path) and non-page items. */
+                                page?: boolean;
                                 type?: string;
                                 entry?: components["schemas"]["DeliveredEntry"];
                             } & {
@@ -1964,6 +1966,10 @@ export interface paths {
                                 id?: string;
                                 key?: string;
                                 type?: string;
+                                /** @description Entries: their last path per locale (the pages to remove); null when they were no page. */
+                                paths?: {
+                                    [key: string]: string;
+                                } | null;
                             } & {
                                 [key: string]: unknown;
                             })[];

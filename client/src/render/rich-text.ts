@@ -6,12 +6,12 @@
 import type { Link, RichTextMark, RichTextNode } from '../values.js';
 import { escapeHtml, isRecord, safeUrl } from './escape.js';
 
-/** An entry of `included.links`: what an entry link points at. */
+/** An entry of `included.links` (`{ id, type, name, path }`): what an entry link points at; `path` is enough. */
 export interface LinkTarget {
-  id: string;
-  type: string;
-  name: string;
   path: string;
+  id?: string;
+  type?: string;
+  name?: string;
 }
 
 export interface RichTextContext {
@@ -105,7 +105,9 @@ function asNode(value: unknown, depth: number): RichTextNode | null {
 
 /** A whole number in [min, max], else `fallback`. */
 function intIn(value: unknown, min: number, max: number, fallback: number): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+    ? value
+    : fallback;
 }
 
 /** Renders a rich-text document (or a node, or a list of nodes) to HTML. */
@@ -116,7 +118,8 @@ export function renderRichText(doc: unknown, options: RichTextOptions = {}): str
     href(value) {
       const link = parseLink(value);
       if (link === null) return null;
-      const target = link.kind === 'entry' && Object.hasOwn(links, link.entry) ? links[link.entry] : undefined;
+      const target =
+        link.kind === 'entry' && Object.hasOwn(links, link.entry) ? links[link.entry] : undefined;
       return safeUrl(linkHref(link, target));
     },
     render: (nodes) => renderNodes(nodes),

@@ -2,7 +2,14 @@ import { FolioApiError } from '../errors.js';
 import { objectWith } from '../parse.js';
 import { byPathRoute, type EntryListQuery, type EntryReadOptions, Query, segment } from '../query.js';
 import type { EntryPage, EntryResponse } from '../types.js';
-import type { ContentModel, EntryOf, EntryPageOf, EntryResponseOf, TypeKey, UntypedModel } from '../values.js';
+import type {
+  ContentModel,
+  EntryOf,
+  EntryPageOf,
+  EntryResponseOf,
+  TypeKey,
+  UntypedModel,
+} from '../values.js';
 import type { ClientContext } from './context.js';
 import { CursorList } from './cursor-list.js';
 
