@@ -3,7 +3,7 @@ import { object, S } from '../lib/api-schema.js';
 import type { Scope } from './delivery-service.js';
 
 /** A field of the content model as `GET /types` delivers it (issue 31): every setting, flags always present. */
-export interface ModelField {
+export type ModelField = {
   key: string;
   type: FieldDef['type'];
   localized: boolean;
@@ -13,16 +13,16 @@ export interface ModelField {
   many?: boolean;
   options?: { value: string; label: Record<string, string> }[];
   list?: string;
-}
+};
 
-export interface ModelType {
+export type ModelType = {
   key: string;
   kind: ContentTypeDef['kind'];
   name: string;
   /** Whether entries of the type have paths (pages, folders, page collections). */
   pages: boolean;
   fields: ModelField[];
-}
+};
 
 function modelField(def: FieldDef): ModelField {
   return {
@@ -40,9 +40,9 @@ function modelField(def: FieldDef): ModelField {
   };
 }
 
-/** The space's content model in the scope's view (its cv, a draft or a release), types by key. */
-export async function contentModel(scope: Scope): Promise<{ types: ModelType[]; cv: number }> {
-  const types = [...(await scope.view.types()).values()]
+/** Types as `GET /types` delivers them, sorted by key. */
+export function modelTypes(types: Iterable<ContentTypeDef>): ModelType[] {
+  return [...types]
     .map((t): ModelType => ({
       key: t.key,
       kind: t.kind,
@@ -51,7 +51,11 @@ export async function contentModel(scope: Scope): Promise<{ types: ModelType[]; 
       fields: t.fields.map(modelField),
     }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { types, cv: scope.view.cv };
+}
+
+/** The space's content model in the scope's view (its cv, a draft or a release). */
+export async function contentModel(scope: Scope): Promise<{ types: ModelType[]; cv: number }> {
+  return { types: modelTypes((await scope.view.types()).values()), cv: scope.view.cv };
 }
 
 const modelFieldSchema = object(

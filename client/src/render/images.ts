@@ -23,6 +23,30 @@ export interface ImageParams {
   fm?: ImageFormat;
 }
 
+/** Whether a field value (of an untyped client) is a delivered asset: `{ asset, url, width, height, … }`. */
+export function isAsset(value: unknown): value is Asset {
+  if (typeof value !== 'object' || value === null) return false;
+  const v: Record<string, unknown> = { ...value };
+  const dim = (x: unknown) => x === null || typeof x === 'number';
+  const text = (x: unknown) => x === null || typeof x === 'string';
+  return (
+    typeof v.asset === 'string' &&
+    typeof v.url === 'string' &&
+    typeof v.filename === 'string' &&
+    typeof v.mime === 'string' &&
+    typeof v.size === 'number' &&
+    dim(v.width) &&
+    dim(v.height) &&
+    text(v.alt) &&
+    text(v.title) &&
+    text(v.credit) &&
+    text(v.placeholder) &&
+    text(v.color) &&
+    (v.crop === null || typeof v.crop === 'object') &&
+    (v.focal === null || typeof v.focal === 'object')
+  );
+}
+
 /** What `imageUrl` needs of an asset: its delivered url (a `Link` of kind `asset` has one too). */
 export type ImageSource = Pick<Asset, 'url'>;
 

@@ -2,6 +2,7 @@
 export { escapeHtml, safeUrl } from './escape.js';
 export {
   imageUrl,
+  isAsset,
   type ImageFormat,
   type ImageParams,
   type ImageSource,
