@@ -46,6 +46,16 @@ export const syncBody = object(
         ['kind'],
       ),
     ),
+    affected: S.arrayOf(
+      object({
+        kind: { type: 'string', enum: ['affected'] },
+        id: S.string,
+        type: S.string,
+        locale: S.string,
+        path: S.string,
+      }),
+      'Pages (per locale) whose delivered JSON differs between the two ends without a version of their own: they link to, reference, show or embed something that changed. Only on the first page of a difference (not on pages of a cursor).',
+    ),
     deleted: S.arrayOf(
       object(
         {
@@ -68,5 +78,5 @@ export const syncBody = object(
     toCv: S.describe(S.integer, 'The cv the difference ends at.'),
     nextCursor: S.describe(S.nullableString, 'Pass as `cursor` for the next page; null on the last.'),
   },
-  ['changed', 'deleted', 'fromCv', 'toCv', 'nextCursor'],
+  ['changed', 'affected', 'deleted', 'fromCv', 'toCv', 'nextCursor'],
 );

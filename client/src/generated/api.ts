@@ -1957,6 +1957,17 @@ export interface paths {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                            /** @description Pages (per locale) whose delivered JSON differs between the two ends without a version of their own: they link to, reference, show or embed something that changed. Only on the first page of a difference (not on pages of a cursor). */
+                            affected: ({
+                                /** @enum {string} */
+                                kind: "affected";
+                                id: string;
+                                type: string;
+                                locale: string;
+                                path: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             deleted: ({
                                 /**
                                  * @description Walked in this order, each by key.
