@@ -46,25 +46,30 @@ describe.each(ENGINES)('/sync affected on %s (issue 31)', (engine) => {
   }
 
   /** A page as a site renders it (by id, so a moved page compares with itself); without the answer's cv. */
-  async function render(page: string, cv: number): Promise<string | null> {
+  async function render(page: string, cv: number, include: string): Promise<string | null> {
     const [id, locale] = page.split(' ');
-    const r = await t.get(`/entries/${id}?locale=${locale}&cv=${cv}`);
+    const r = await t.get(`/entries/${id}?locale=${locale}&cv=${cv}${include}`);
     if (r.status === 404) return null;
     expect(r.status).toBe(200);
     return JSON.stringify({ entry: r.body.entry, included: r.body.included });
   }
 
   /** The oracle: pages whose bytes differ between the two cvs. */
-  async function differing(from: number, to: number): Promise<string[]> {
+  async function differing(from: number, to: number, include: string): Promise<string[]> {
     const pages = new Set([...(await pagesAt(from)), ...(await pagesAt(to))]);
     const out: string[] = [];
-    for (const page of pages) if ((await render(page, from)) !== (await render(page, to))) out.push(page);
+    for (const page of pages)
+      if ((await render(page, from, include)) !== (await render(page, to, include))) out.push(page);
     return out.sort();
   }
 
   /** What sync says: changed pages ∪ affected ∪ deleted pages (per locale of their last paths). */
-  async function named(from: number, to: number): Promise<{ all: string[]; affected: string[] }> {
-    const body: SyncBody = (await t.get(`/sync?since=${from}&cv=${to}&limit=1000`)).body;
+  async function named(
+    from: number,
+    to: number,
+    include: string,
+  ): Promise<{ all: string[]; affected: string[] }> {
+    const body: SyncBody = (await t.get(`/sync?since=${from}&cv=${to}&limit=1000${include}`)).body;
     expect(body.nextCursor).toBeNull();
     const changed = body.changed
       .filter((i) => i.kind === 'entry' && i.page === true)
@@ -78,13 +83,21 @@ describe.each(ENGINES)('/sync affected on %s (issue 31)', (engine) => {
     return { all: [...new Set([...changed, ...affected, ...deleted])].sort(), affected: affected.sort() };
   }
 
-  async function step(work: () => Promise<unknown>): Promise<{ all: string[]; affected: string[] }> {
+  /** A step, checked against the oracle without `include` and with one (`&include=author,related`). */
+  async function step(
+    work: () => Promise<unknown>,
+    include = '',
+  ): Promise<{ all: string[]; affected: string[] }> {
     const from = await cvNow();
     await work();
     const to = await cvNow();
     expect(to).toBeGreaterThan(from);
-    const said = await named(from, to);
-    expect(said.all).toEqual(await differing(from, to));
+    const said = await named(from, to, include);
+    expect(said.all).toEqual(await differing(from, to, include));
+    if (include === '') {
+      const withInclude = '&include=author,related';
+      expect((await named(from, to, withInclude)).all).toEqual(await differing(from, to, withInclude));
+    }
     return said;
   }
 
@@ -118,6 +131,19 @@ describe.each(ENGINES)('/sync affected on %s (issue 31)', (engine) => {
       ),
     );
     expect(said.affected).toEqual(['ent_home de', 'ent_home de-ch']);
+  });
+
+  it("an included entry's edit: with include, the pages including it; without, none", async () => {
+    const edit = async () => {
+      await ok(t.api('PATCH', '/entries/ent_alice', { fields: { name: 'Alicia' } }));
+      await ok(t.api('POST', '/entries/ent_alice/publish'));
+    };
+    expect((await step(edit)).affected).toEqual([]);
+    const said = await step(async () => {
+      await ok(t.api('PATCH', '/entries/ent_alice', { fields: { name: 'Alice B.' } }));
+      await ok(t.api('POST', '/entries/ent_alice/publish'));
+    }, '&include=author');
+    expect(said.affected).toEqual(LOCALES.map((l) => `ent_home ${l}`));
   });
 
   it('a menu change: no page shows a menu, none is affected', async () => {

@@ -34,7 +34,8 @@ export async function buildSite(ctx, dir, log = console.log) {
   let everything = state === null;
 
   if (since < cv) {
-    const feed = folio.sync({ since, limit: 1000 });
+    // With the include the pages render with: a post whose referenced posts or author changed is affected.
+    const feed = folio.sync({ since, limit: 1000, include: ['author', 'related'] });
     for await (const c of feed) {
       const item = c.item;
       if (c.change === 'changed' && item.kind === 'entry') {
@@ -47,26 +48,19 @@ export async function buildSite(ctx, dir, log = console.log) {
       } else if ((item.kind === 'menu' || item.kind === 'global') && since > 0) everything = true;
     }
   }
-  if (everything) {
-    // Every page visible at cv (a full sync lists each with its path per locale).
-    for await (const c of folio.sync({ since: 0, limit: 1000 }))
-      if (c.change === 'changed' && c.item.kind === 'entry' && c.item.page && c.item.path !== null)
-        rewrite.add(`${c.item.id} ${c.item.locale}`);
-    for (const key of pages.keys()) rewrite.add(key);
-  }
+  // Where every page is at cv (a full sync names each with its path per locale), in a request per 1000 documents.
+  const current = new Map();
+  for await (const c of folio.sync({ since: 0, limit: 1000 }))
+    if (c.change === 'changed' && c.item.kind === 'entry' && c.item.page && c.item.path !== null)
+      current.set(`${c.item.id} ${c.item.locale}`, c.item.path);
+  if (everything) for (const key of [...current.keys(), ...pages.keys()]) rewrite.add(key);
 
-  const site = { ...ctx, folio };
+  const site = { ...ctx, folio, chrome: new Map() };
   const written = [];
   for (const key of [...rewrite].sort()) {
-    const [id, locale] = key.split(' ');
+    const [, locale] = key.split(' ');
     const old = pages.get(key);
-    // By id: the page's path at cv (a moved page is written at its new path, its old file removed).
-    let path = null;
-    try {
-      path = (await folio.entries.get(id, { locale })).entry.path;
-    } catch (err) {
-      if (err?.status !== 404) throw err;
-    }
+    const path = current.get(key) ?? null; // null: gone (deleted, or no page any more)
     if (old !== undefined && old !== path) {
       rmSync(fileOf(dir, locale, old), { force: true });
       removed.push(localHref(locale, old));

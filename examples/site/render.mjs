@@ -177,7 +177,16 @@ label{display:block;font-weight:600;margin-top:1rem}input:not([type=checkbox]):n
 <main>${main}</main><footer>${footer}</footer></body></html>`;
 }
 
+/** The menu and the footer of a locale; a static build keeps them for every page of one run (`ctx.chrome`). */
 async function chrome(ctx) {
+  const kept = ctx.chrome?.get(ctx.locale);
+  if (kept) return kept;
+  const made = await makeChrome(ctx);
+  ctx.chrome?.set(ctx.locale, made);
+  return made;
+}
+
+async function makeChrome(ctx) {
   const [{ menu }, { globals, included }] = await Promise.all([
     ctx.folio.menus.get('main', { locale: ctx.locale }),
     ctx.folio.globals.all({ keys: ['footer'], locale: ctx.locale }),
@@ -245,10 +254,13 @@ export async function renderPath(ctx, url) {
     if (isAsset(fields.cover))
       parts.push(picture(fields.cover, { sizes: '(min-width: 48rem) 44rem, 100vw', loading: 'eager' }));
     parts.push(`<article>${rich(locale, fields.body, included.links)}</article>`);
-    const related = (fields.related ?? []).map((id) => included.links[id]).filter(Boolean);
+    // `include: related` brings the referenced posts (with their paths in the locale) into included.entries.
+    const related = (fields.related ?? [])
+      .map((id) => included.entries.find((e) => e.id === id))
+      .filter(Boolean);
     if (related.length)
       parts.push(
-        `<aside><h2>${escape(w.related)}</h2><ul>${related.map((r) => `<li><a href="${escape(localHref(locale, r.path))}">${escape(r.name)}</a></li>`).join('')}</ul></aside>`,
+        `<aside><h2>${escape(w.related)}</h2><ul>${related.map((r) => `<li><a href="${escape(localHref(locale, r.path))}">${escape(r.content.fields.title ?? r.name)}</a></li>`).join('')}</ul></aside>`,
       );
   }
   for (const block of Array.isArray(fields.body) ? fields.body : []) parts.push(await blockHtml(block, bc));

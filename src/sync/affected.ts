@@ -2,8 +2,9 @@
 // without a new version of their own, because of what they show of other documents. The dependencies are those the
 // CDN tags name (cache-headers.ts `entryTags`): entries they link to or reference (their path, name, visibility),
 // the assets they show, the forms they embed. Candidates come from those facts; each is then rendered at both ends
-// in each locale (as `GET /entries/by-path` renders it, without `include` and `fields`) and kept where the bytes
-// differ, so the answer is exact, not a guess.
+// in each locale (as `GET /entries/by-path` renders it with the request's `include`, without `fields`) and kept
+// where the bytes differ, so the answer is exact, not a guess. Candidates look one reference deep: with `include`,
+// an entry reached through another included entry is not a candidate on its own.
 
 import type { Crop } from '../assets/crop.js';
 import { localeChain } from '../content/locales.js';
@@ -35,6 +36,8 @@ export interface AffectedRequest {
   range: CvRange;
   /** The locales asked for (one with `locale`, else every locale of the space). */
   locales: readonly string[];
+  /** Reference fields rendered into `included.entries` (the request's `include`): pages showing those too. */
+  include: ReadonlySet<string>;
   assetUrl: (asset: AssetDoc, crop?: Crop | null) => string;
 }
 
@@ -101,7 +104,7 @@ export async function affectedPages(req: AffectedRequest): Promise<AffectedItem[
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The page as by-path delivers it (entry and included), as JSON text. */
+/** The page as by-path delivers it (entry and included, with the request's `include`), as JSON text. */
 async function render(
   view: PublishedView,
   snapshot: EntrySnapshot,
@@ -112,7 +115,7 @@ async function render(
   const result = await resolveEntries(view, [snapshot], {
     locale,
     chain,
-    include: new Set(),
+    include: req.include,
     fields: undefined,
     assetUrl: req.assetUrl,
   });

@@ -137,6 +137,7 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
               settings: scope.space.settings,
               range: { from: fromCv, to },
               locales,
+              include: scope.params.include,
               assetUrl: assetUrlFor(deps, scope.space.id),
             })
           : [];

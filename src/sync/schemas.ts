@@ -15,7 +15,8 @@ export const SYNC_QUERY = {
   limit: 'Documents per page, 1 to 1000 (default 100); an entry counts once whatever its locales.',
   locale: "Only this locale's entry items (default: every locale of the space).",
   full: '`1`: entries in the `/entries` item shape (`entry`) in one locale, with `include` and `fields`, and `included`.',
-  include: 'With `full=1`: as for `/entries`.',
+  include:
+    'As for `/entries`: with `full=1` the entries; always the pages named in `affected`, rendered with it (a page whose included entries changed is affected).',
   fields: 'With `full=1`: as for `/entries`.',
   cursor: '`nextCursor` of the previous page; it carries `since` and the end cv.',
 } as const;

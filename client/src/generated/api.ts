@@ -1897,7 +1897,7 @@ export interface paths {
                     locale?: string;
                     /** @description `1`: entries in the `/entries` item shape (`entry`) in one locale, with `include` and `fields`, and `included`. */
                     full?: string;
-                    /** @description With `full=1`: as for `/entries`. */
+                    /** @description As for `/entries`: with `full=1` the entries; always the pages named in `affected`, rendered with it (a page whose included entries changed is affected). */
                     include?: string;
                     /** @description With `full=1`: as for `/entries`. */
                     fields?: string;
