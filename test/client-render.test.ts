@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseDocument, DomUtils } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { type Asset, imageUrl, picture, renderRichText, type RichText, srcset } from '../client/src/index.js';
+import { type Asset, imageUrl, picture, renderRichText, srcset } from '../client/src/index.js';
 
 // Issue 31 item 2: the rendering helpers of @folio/client: rich text to escaped HTML, image urls keeping the
 // signed crop, srcsets on the width ladder and <picture> with AVIF and WebP sources.

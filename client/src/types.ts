@@ -2,12 +2,7 @@
 // (src/generated/api.ts), made precise where the document is loose on purpose (recursive trees and menus, form
 // fields, field errors): there they follow docs/api.md.
 
-import type {
-  Condition as FormCondition,
-  FieldErrorCode,
-  FieldErrorParams,
-  FieldType as FormFieldType,
-} from '../../src/forms/rules/index.js';
+import type { FieldErrorCode, FieldErrorParams } from '../../src/forms/rules/index.js';
 import type { DeliveredField, DeliveredForm } from '../../src/forms/definition/deliver.js';
 import type { components, paths } from './generated/api.js';
 
