@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTypes, typeName } from '../client/src/codegen/generate.js';
-import { createClient, type FolioClient, responseInfo } from '../client/src/index.js';
+import { createClient, type FolioClient, type ModelField, responseInfo } from '../client/src/index.js';
 import { failureOf, listenOnLoopback } from './helpers/client.js';
 import { ENGINES } from './helpers/engines.js';
 import { openTestApp, type TestApp } from './helpers/app.js';
@@ -67,7 +67,7 @@ describe('the generator', () => {
   });
 
   it('writes option unions, block unions and a type map', () => {
-    const field = (key: string, type: string, more: object = {}) => ({
+    const field = (key: string, type: ModelField['type'], more: Partial<ModelField> = {}): ModelField => ({
       key,
       type,
       localized: false,
