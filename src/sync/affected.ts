@@ -23,7 +23,7 @@ export interface AffectedItem {
   path: string;
 }
 
-/** Documents named in one answer's dependencies are few; past this many changed assets or forms, none is read. */
+/** At most this many changed assets and forms are looked for in pages (a bound on one request's work). */
 const MAX_TOUCHED = 100_000;
 
 const ENTRIES: LogSource = { table: 'entry_versions', key: 'entry_id' };
