@@ -12,7 +12,7 @@ import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
 import { importProgress } from './progress.js';
-import { createJobRunner } from '../jobs/worker.js';
+import { createJobRunner } from '../wiring/jobs.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { openRuntime, REINDEX_STEPS } from './runtime.js';

@@ -1,4 +1,4 @@
-import type { Crop } from '../assets/crop.js';
+import type { Crop } from '../lib/crop.js';
 import type { AssetDoc, EntrySnapshot, TypeMap } from '../content/model.js';
 import { type FolioError, invalidQuery } from '../errors/errors.js';
 import type { ContentView } from './content-view.js';

@@ -16,7 +16,7 @@ import {
   type TokenRow,
   withTokenChange,
 } from '../store/tokens-repo.js';
-import { requireSpace } from './context.js';
+import { requireSpace } from '../content/context.js';
 
 export interface TokenOpsDeps {
   store: Store;

@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
-import { Problems } from '../bundle/problems.js';
+import { Problems } from '../lib/problems.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
-import { invalid, loadRefContext, requireSpace } from '../management/context.js';
-import { deleteDoc, getDoc, upsertDoc } from '../management/management-repo.js';
+import { invalid, loadRefContext, requireSpace } from '../content/context.js';
+import { deleteDoc, getDoc, upsertDoc } from '../store/management-repo.js';
 import { notFound } from '../errors/errors.js';
 import { listDocs } from '../store/authoring-repo.js';
 import { closeDoc, putDocVersion } from '../store/log-repo.js';

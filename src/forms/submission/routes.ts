@@ -8,7 +8,7 @@ import { deriveKey } from '../../store/secrets-repo.js';
 import { registerSubmissionParsers, type SubmissionBody } from './body-parsers.js';
 import { formByKey } from '../delivery/deliver-service.js';
 import { FormSource } from '../delivery/form-source.js';
-import { type Kv, MemoryKv, PooledKv, RedisKv } from '../kv.js';
+import { type Kv, MemoryKv, PooledKv, RedisKv } from '../../kv/kv.js';
 import { workerLink } from '../../cluster/worker-pool.js';
 import { FormLimits } from './rate-limits.js';
 import {

@@ -10,7 +10,7 @@ import { searchJobHandlers } from '../search/indexer.js';
 import { notifyJobHandlers } from '../forms/notify/handlers.js';
 import { webhookJobHandlers } from '../webhooks/handlers.js';
 import { deleteDeliveriesBefore } from '../webhooks/webhooks-repo.js';
-import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from './runner.js';
+import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from '../jobs/runner.js';
 
 export interface WorkerDeps {
   store: Store;
