@@ -13,6 +13,7 @@ import { getSpace } from '../store/spaces-repo.js';
 import { insertToken, type TokenKind } from '../store/tokens-repo.js';
 import { importProgress } from './progress.js';
 import { createJobRunner } from '../wiring/jobs.js';
+import { wireDomains } from '../wiring/publish.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { openRuntime, REINDEX_STEPS } from './runtime.js';
@@ -36,6 +37,7 @@ Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, RE
 
 /** Runs a CLI command; returns the exit code (serve resolves only when the server stops). */
 export async function main(argv: string[]): Promise<number> {
+  wireDomains();
   const [command, ...rest] = argv;
   try {
     switch (command) {

@@ -10,6 +10,7 @@ import type { Store } from '../store/open-store.js';
 import type { Database } from '../store/schema.js';
 import { withPublish } from '../content/publish-log.js';
 import { checkMenu, linkedEntries, type MenuDoc, normalizeMenu, withoutEntry } from './menu-model.js';
+import type { PublishHooks } from '../content/publish-hooks.js';
 
 /** Authored menus are `docs` rows of this kind (the bundle's `menus`); published ones `doc_versions` 'menu'. */
 const KIND = 'menus';
@@ -109,3 +110,9 @@ export async function notifyMenusLinking(
       await enqueueEvent(tx, spaceId, 'menu.updated', { key: doc.key, cv });
   }
 }
+
+/** Publishing's hook (src/content/publish-hooks.ts): `menu.updated` for menus linking pages that changed. */
+export const menuPublishHooks: PublishHooks = {
+  entriesPublished: ({ store, tx, spaceId, cv, affected }) =>
+    notifyMenusLinking(store, tx, spaceId, cv, affected),
+};

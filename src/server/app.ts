@@ -14,6 +14,7 @@ import { formOverviewRoutes } from '../forms/overview/routes.js';
 import { formRoutes } from '../forms/submission/routes.js';
 import { inboxPlugin } from '../inbox/plugin.js';
 import { jobsPlugin } from '../wiring/jobs-plugin.js';
+import { wireDomains } from '../wiring/publish.js';
 import { json, NO_SECURITY, object, S } from '../lib/api-schema.js';
 import { managementRoutes } from '../management/plugin.js';
 import { menuRoutes } from '../menus/routes.js';
@@ -32,6 +33,7 @@ import { registerOpenApi } from './openapi.js';
 
 /** Builds the HTTP app on top of opened resources; the caller owns (and closes) the store. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  wireDomains();
   const app = Fastify({
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy,
