@@ -85,3 +85,25 @@ if (groups.length === 0) {
   }
   process.exitCode = 1;
 }
+
+if (args.includes('--tiers') && groups.length === 0) {
+  // The lowest tier each folder can sit in: one above the highest folder it imports.
+  const tier = new Map<string, number>();
+  const tierOf = (f: string): number => {
+    const known = tier.get(f);
+    if (known !== undefined) return known;
+    let t = 0;
+    for (const to of edges.get(f)?.keys() ?? []) t = Math.max(t, tierOf(to) + 1);
+    tier.set(f, t);
+    return t;
+  };
+  const all = new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])]);
+  for (const f of all) tierOf(f);
+  const byTier = new Map<number, string[]>();
+  for (const [f, t] of tier) byTier.set(t, [...(byTier.get(t) ?? []), f].sort());
+  for (const t of [...byTier.keys()].sort((a, b) => a - b)) {
+    console.log(`tier ${t}: ${byTier.get(t)!.join(', ')}`);
+    for (const f of byTier.get(t)!)
+      console.log(`  ${f} → ${[...(edges.get(f)?.keys() ?? [])].sort().join(', ')}`);
+  }
+}
