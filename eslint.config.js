@@ -134,6 +134,22 @@ const LAYER_RULES = [
     ],
   },
   {
+    // Queries are built in the repositories: elsewhere a connection or a transaction is handed to a `*-repo.ts`
+    // function. Opening a transaction (`store.db.transaction()`) is the domain's decision and stays there.
+    name: 'queries-in-repos',
+    files: ['src/**/*.ts'],
+    // Route files have their stricter row (`routes-no-queries`, transactions too).
+    ignores: ['src/store/**', 'src/**/*-repo.ts', 'src/**/routes.ts', 'src/**/*-routes.ts'],
+    rule: 'syntax',
+    options: [
+      {
+        selector:
+          'CallExpression[callee.property.name=/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeQuery)$/]',
+        message: 'Build queries in a `*-repo.ts` file (or src/store/) and call it here.',
+      },
+    ],
+  },
+  {
     // One dialect object with capability flags (src/store/dialect/): code asks for a capability, never the engine.
     name: 'dialect-capabilities',
     files: ['src/**/*.ts'],

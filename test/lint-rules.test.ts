@@ -117,6 +117,33 @@ const CASES: readonly Case[] = [
     null,
   ],
 
+  // layers/queries-in-repos: query builders only in `*-repo.ts` files and src/store/; transactions anywhere.
+  [
+    'src/content/x.ts',
+    "export const f = (tx: { selectFrom(t: string): unknown }) => tx.selectFrom('spaces');",
+    'layers/queries-in-repos',
+  ],
+  [
+    'src/bundle/x.ts',
+    "export const f = (db: { updateTable(t: string): unknown }) => db.updateTable('spaces');",
+    'layers/queries-in-repos',
+  ],
+  [
+    'src/bundle/x-repo.ts',
+    "export const f = (db: { updateTable(t: string): unknown }) => db.updateTable('spaces');",
+    null,
+  ],
+  [
+    'src/store/x.ts',
+    "export const f = (db: { deleteFrom(t: string): unknown }) => db.deleteFrom('spaces');",
+    null,
+  ],
+  [
+    'src/content/x.ts',
+    'export const f = (store: { db: { transaction(): unknown } }) => store.db.transaction();',
+    null,
+  ],
+
   // layers/dialect-capabilities: a capability, not the engine's name, outside src/store/.
   [
     'src/jobs/x-repo.ts',
