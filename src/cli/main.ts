@@ -1,16 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { recordActivity } from '../activity/activity-repo.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
-import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
 import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
-import { newId } from '../lib/ids.js';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
-import { insertToken, type TokenKind } from '../store/tokens-repo.js';
+import type { TokenKind } from '../store/tokens-repo.js';
+import { isOrigin, issueToken } from '../management/token-ops.js';
 import { importProgress } from './progress.js';
 import { createJobRunner } from '../wiring/jobs.js';
 import { wireDomains } from '../wiring/publish.js';
@@ -212,13 +210,7 @@ async function tokenCommand(args: string[]): Promise<number> {
   }
   const origins = values.origin ?? [];
   for (const o of origins) {
-    let ok = false;
-    try {
-      ok = new URL(o).origin === o;
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
+    if (!isOrigin(o)) {
       console.error(
         `--origin "${o}" must be an origin like https://example.com (no path, no trailing slash).`,
       );
@@ -231,29 +223,11 @@ async function tokenCommand(args: string[]): Promise<number> {
       console.error(`Space "${values.space}" does not exist.`);
       return 1;
     }
-    const value = generateToken(kind);
-    const id = newId('tok');
-    const spaceId = values.space;
-    await store.db.transaction().execute(async (tx) => {
-      await insertToken(tx, {
-        id,
-        spaceId,
-        kind,
-        hash: hashToken(value),
-        hint: tokenHint(value),
-        name: values.name ?? null,
-        origins,
-        createdAt: new Date().toISOString(),
-        scopes,
-      });
-      const shown = kind !== 'management' ? null : scopes === null ? 'all' : scopes.join(',');
-      await recordActivity(tx, {
-        spaceId,
-        actor: 'cli',
-        action: 'token.created',
-        subject: id,
-        details: { kind, scopes: shown },
-      });
+    const { value } = await issueToken(store, values.space, 'cli', {
+      kind,
+      name: values.name ?? null,
+      origins,
+      scopes,
     });
     // The only time the token is shown: the store keeps its hash.
     console.log(value);
