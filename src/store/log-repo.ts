@@ -61,7 +61,8 @@ export async function readDocsAt<T>(
   keys: readonly string[] | 'all',
   cv: number,
 ): Promise<Map<string, T>> {
-  // Before building the query: most delivered entries name no asset, and a Kysely builder costs ~15 µs.
+  // Before building the query: most delivered entries name no asset, and building a Kysely query is not free
+  // (docs/operations.md, "Figures behind the code").
   if (keys !== 'all' && keys.length === 0) return new Map();
   let query = store.db
     .selectFrom('doc_versions')
