@@ -74,12 +74,14 @@ export interface PublishHooks {
   entriesPublished?(change: EntriesPublished): Promise<void>;
 }
 
-const registry: { name: string; hooks: PublishHooks }[] = [];
+const names: string[] = [];
+let registered: readonly PublishHooks[] = [];
 
 /** Adds a domain's hooks (once per name: wiring twice, as tests and the CLI may, changes nothing). */
 export function registerPublishHooks(name: string, hooks: PublishHooks): void {
-  if (registry.some((r) => r.name === name)) return;
-  registry.push({ name, hooks });
+  if (names.includes(name)) return;
+  names.push(name);
+  registered = Object.freeze([...registered, hooks]);
 }
 
 /**
@@ -87,7 +89,7 @@ export function registerPublishHooks(name: string, hooks: PublishHooks): void {
  * do not follow, so an unwired process fails loudly instead.
  */
 export function publishHooks(): readonly PublishHooks[] {
-  if (registry.length === 0)
+  if (registered.length === 0)
     throw new Error('Publish hooks are not registered: call wireDomains() (src/wiring/publish.ts) first.');
-  return registry.map((r) => r.hooks);
+  return registered;
 }
