@@ -4,7 +4,9 @@ import { builtinRules } from 'eslint/use-at-your-own-risk';
 import tseslint from 'typescript-eslint';
 
 /**
- * The layers and their import rules (docs/architecture.md, "Layers and import rules"). Each row is its own rule,
+ * The layers' rules that dependency-cruiser (.dependency-cruiser.cjs, `npm run lint:imports`) cannot express:
+ * it sees value imports only, so the rows on type imports (the root, the leaves, Kysely's types) and on syntax
+ * stay here (docs/architecture.md, "Folders and their imports"). Each row is its own rule,
  * `layers/<name>`: ESLint replaces (does not merge) a rule's options when two config blocks match one file, so
  * two rows sharing `no-restricted-imports` would silently drop one of them. Every row runs the same core rule
  * under its own id instead: `imports` is typescript-eslint's `no-restricted-imports` (which knows `import type`),
@@ -68,23 +70,6 @@ const LAYER_RULES = [
     ],
   },
   {
-    // What the root hands the route plugins is described, not built, here: no value import keeps it free.
-    name: 'app-types-only',
-    files: ['src/app/**/*.ts'],
-    rule: 'imports',
-    options: [
-      {
-        patterns: [
-          {
-            regex: '.',
-            allowTypeImports: true,
-            message: 'src/app/ holds types only: use `import type`.',
-          },
-        ],
-      },
-    ],
-  },
-  {
     // One constructor per code (src/errors/errors.ts): call sites never spell a code or a status.
     name: 'error-constructors',
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
@@ -95,63 +80,6 @@ const LAYER_RULES = [
         selector: 'NewExpression[callee.name="FolioError"]',
         message:
           "Use the code's constructor from src/errors/errors.ts (`notFound(message)`), not `new FolioError`.",
-      },
-    ],
-  },
-  {
-    // The store is below every domain: it imports values only from itself and the leaves. Model types (`import
-    // type` from src/content/model.ts) are fine. Two rows, one per depth, since sources are matched as written:
-    // in src/store/ any `../` leaves the store, in src/store/<folder>/ a `../../` does.
-    name: 'store-imports',
-    files: ['src/store/*.ts'],
-    rule: 'imports',
-    options: [
-      {
-        patterns: [
-          {
-            regex: '^\\.\\./(?!errors/|config/|lib/)',
-            allowTypeImports: true,
-            message:
-              'src/store/ imports values only from src/store/, src/errors/, src/config/ and src/lib/ (types from anywhere): the list tables are src/delivery/list/list-write-repo.ts, publishing is src/content/publish-log.ts.',
-          },
-        ],
-      },
-    ],
-  },
-  {
-    name: 'store-imports',
-    files: ['src/store/*/**/*.ts'],
-    rule: 'imports',
-    options: [
-      {
-        patterns: [
-          {
-            regex: '^\\.\\./\\.\\./(?!errors/|config/|lib/)',
-            allowTypeImports: true,
-            message:
-              'src/store/ imports values only from src/store/, src/errors/, src/config/ and src/lib/ (types from anywhere).',
-          },
-        ],
-      },
-    ],
-  },
-  {
-    // Migrations are frozen history (STYLE.md rule 14): their own SQL, Kysely, and the `Engine` type; backfills
-    // are reindex steps (src/store/reindex.ts).
-    name: 'frozen-migrations',
-    files: ['src/store/migrations/*.ts'],
-    ignores: ['src/store/migrations/index.ts'],
-    rule: 'imports',
-    options: [
-      {
-        patterns: [
-          {
-            regex: '^\\.',
-            allowTypeImports: true,
-            message:
-              'A migration imports no code (constants are copied in, data backfills are reindex steps): it must not change when the app does.',
-          },
-        ],
       },
     ],
   },
@@ -206,6 +134,22 @@ const LAYER_RULES = [
     ],
   },
   {
+    // Queries are built in the repositories: elsewhere a connection or a transaction is handed to a `*-repo.ts`
+    // function. Opening a transaction (`store.db.transaction()`) is the domain's decision and stays there.
+    name: 'queries-in-repos',
+    files: ['src/**/*.ts'],
+    // Route files have their stricter row (`routes-no-queries`, transactions too).
+    ignores: ['src/store/**', 'src/**/*-repo.ts', 'src/**/routes.ts', 'src/**/*-routes.ts'],
+    rule: 'syntax',
+    options: [
+      {
+        selector:
+          'CallExpression[callee.property.name=/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeQuery)$/]',
+        message: 'Build queries in a `*-repo.ts` file (or src/store/) and call it here.',
+      },
+    ],
+  },
+  {
     // One dialect object with capability flags (src/store/dialect/): code asks for a capability, never the engine.
     name: 'dialect-capabilities',
     files: ['src/**/*.ts'],
@@ -239,6 +183,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  {
+    // dependency-cruiser's configuration is CommonJS.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
     files: ['bin/**/*.js', 'client/bin/**/*.mjs'],

@@ -17,6 +17,10 @@ import { loadConfig } from '../src/config/config.js';
 import { listSpaceIds } from '../src/store/spaces-repo.js';
 import { generateSpace } from './lib-entries-space.js';
 import { waitForJobs } from './lib-measure.js';
+import { wireDomains } from '../src/wiring/publish.js';
+
+// Publishing and delivery need the domains' hooks before anything is generated (src/wiring/publish.ts).
+wireDomains();
 
 const LIST_SPACE = 'spc_bench';
 const LIST_TOKEN = 'folio_pub_BenchCacheListToken00000001';

@@ -20,6 +20,10 @@ import { buildApp } from '../src/server/app.js';
 import { openStore } from '../src/store/open-store.js';
 import { workerLink, WorkerPool } from '../src/cluster/worker-pool.js';
 import { serveBenchChild } from './lib-serve.js';
+import { wireDomains } from '../src/wiring/publish.js';
+
+// Publishing and delivery need the domains' hooks before anything is generated (src/wiring/publish.ts).
+wireDomains();
 
 const [mode, arg, workersArg] = process.argv.slice(2);
 const workers = Number(workersArg ?? 1);

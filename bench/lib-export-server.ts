@@ -20,6 +20,10 @@ import { loadConfig } from '../src/config/config.js';
 import { benchValues, EXPORT_BUNDLE } from './lib-export-space.js';
 import { peakRssMb } from './lib-peak-rss.js';
 import { serveBenchChild } from './lib-serve.js';
+import { wireDomains } from '../src/wiring/publish.js';
+
+// Publishing and delivery need the domains' hooks before anything is generated (src/wiring/publish.ts).
+wireDomains();
 
 v8.setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -12,6 +12,10 @@ import { openRuntime } from '../src/cli/runtime.js';
 import { loadConfig } from '../src/config/config.js';
 import { buildApp } from '../src/server/app.js';
 import { serveBenchChild } from './lib-serve.js';
+import { wireDomains } from '../src/wiring/publish.js';
+
+// Publishing and delivery need the domains' hooks before anything is generated (src/wiring/publish.ts).
+wireDomains();
 
 const [dataDir, bundleDir] = process.argv.slice(2);
 if (!dataDir || !bundleDir) {

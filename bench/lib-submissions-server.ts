@@ -14,6 +14,10 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/config/config.js';
 import { serveBenchChild } from './lib-serve.js';
 import { BUNDLE } from './lib-submissions-space.js';
+import { wireDomains } from '../src/wiring/publish.js';
+
+// Publishing and delivery need the domains' hooks before anything is generated (src/wiring/publish.ts).
+wireDomains();
 
 async function folio(dataDir: string, schema: string | undefined): Promise<void> {
   const config = loadConfig({

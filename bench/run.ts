@@ -5,6 +5,10 @@
 import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { wireDomains } from '../src/wiring/publish.js';
+
+// Publishing and delivery need the domains' hooks before anything is generated (src/wiring/publish.ts).
+wireDomains();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const names = readdirSync(here)

@@ -3,7 +3,7 @@
 // so a receiver purging by them reaches exactly the responses that showed the old content. On both engines.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobRunner } from '../src/jobs/runner.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { type ManagementApp, openManagementApp } from './helpers/management.js';

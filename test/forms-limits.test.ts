@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Kv, MemoryKv, RedisKv } from '../src/forms/kv.js';
+import { type Kv, MemoryKv, RedisKv } from '../src/kv/kv.js';
 import { FormLimits } from '../src/forms/submission/rate-limits.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import { buildApp } from '../src/server/app.js';

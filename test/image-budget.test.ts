@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../src/blobs/blob-store.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import type { Config } from '../src/config/config.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import { buildApp } from '../src/server/app.js';
 import { BLOB_KINDS, openTestBlobs, type TestBlobs } from './helpers/blobs.js';
 import { clearRedisPrefix, REDIS_URL, uniquePrefix } from './helpers/edge.js';

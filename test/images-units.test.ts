@@ -2,7 +2,7 @@
 // signatures and the work queue's bounds.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cropParam, cropSignature, parseContentCrop, validCropSignature } from '../src/assets/crop.js';
+import { cropParam, cropSignature, parseContentCrop, validCropSignature } from '../src/lib/crop.js';
 import { BUILTIN_PRESETS, ladderWidth, planImage, WIDTH_LADDER } from '../src/assets/geometry.js';
 import { DEFAULT_QUALITY } from '../src/assets/derive.js';
 import { parseImageQuery, QUALITY_STEPS, snapQuality } from '../src/assets/image-params.js';

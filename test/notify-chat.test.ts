@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FormDefinition } from '../src/forms/rules/index.js';
 import type { JobRunner } from '../src/jobs/runner.js';
-import { createJobRunner, type WorkerDeps } from '../src/jobs/worker.js';
+import { createJobRunner, type WorkerDeps } from '../src/wiring/jobs.js';
 import type { ChatMessage } from '../src/forms/notify/chat-message.js';
 import { signPayload } from '../src/webhooks/signing.js';
 import { ENGINES } from './helpers/engines.js';

@@ -3,7 +3,7 @@ import type { FormDefinition } from '../src/forms/rules/index.js';
 import { claimJobs } from '../src/jobs/jobs-repo.js';
 import { enqueueJob } from '../src/jobs/outbox-repo.js';
 import type { JobHandler, JobRunner } from '../src/jobs/runner.js';
-import { buildJobHandlers, createJobRunner, type WorkerDeps } from '../src/jobs/worker.js';
+import { buildJobHandlers, createJobRunner, type WorkerDeps } from '../src/wiring/jobs.js';
 import { notifyJobHandlers } from '../src/forms/notify/handlers.js';
 import { openMailer } from '../src/forms/notify/mailer.js';
 import { ENGINES } from './helpers/engines.js';

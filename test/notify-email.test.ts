@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormDefinition, FormField } from '../src/forms/rules/index.js';
 import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 import type { JobRunner } from '../src/jobs/runner.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import type { Config } from '../src/config/config.js';
 import { ENGINES } from './helpers/engines.js';
 import { CONTACT_FIELDS, VALID_CONTACT } from './helpers/form-defs.js';

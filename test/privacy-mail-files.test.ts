@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepRetention } from '../src/forms/retention/sweeps.js';
 import type { JobRunner } from '../src/jobs/runner.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import { mailFileName, mailTempName, submissionOfMailFile } from '../src/forms/notify/mail-files.js';
 import { messageIdFor } from '../src/forms/notify/message-id.js';
 import { ENGINES } from './helpers/engines.js';

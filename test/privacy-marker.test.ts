@@ -6,7 +6,7 @@ import type { FormDefinition } from '../src/forms/rules/index.js';
 import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import type { JobRunner } from '../src/jobs/runner.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import { purgeDeletedSubmissions } from '../src/forms/retention/retention-repo.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';

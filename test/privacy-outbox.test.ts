@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormDefinition } from '../src/forms/rules/index.js';
 import { randomBase62 } from '../src/lib/ids.js';
 import type { JobRunner } from '../src/jobs/runner.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';

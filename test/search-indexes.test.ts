@@ -2,12 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { normalize } from '../src/search/embedder.js';
-import {
-  insertVectors,
-  markIndexed,
-  readSearchState,
-  resetSearchIndex,
-} from '../src/search/embeddings-repo.js';
+import { insertVectors, markIndexed, resetSearchIndex } from '../src/search/embeddings-repo.js';
+import { readSearchState } from '../src/store/search-state-repo.js';
 import { textHash } from '../src/search/indexer.js';
 import { SearchIndexes } from '../src/search/search-indexes.js';
 import { packVector } from '../src/search/vector-bytes.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import { buildApp } from '../src/server/app.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { drainJobs } from './helpers/jobs.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import type { EmbeddingsConfig } from '../src/config/config.js';
 import type { JobRunner } from '../src/jobs/runner.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import { hasPendingJob } from '../src/jobs/outbox-repo.js';
 import { embedderFor } from '../src/search/embedder.js';
 import { forgetSearchIndex } from '../src/search/embeddings-repo.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContentSniffer, sniffBytes } from '../src/forms/uploads/sniff.js';
+import { ContentSniffer, sniffBytes } from '../src/files/sniff.js';
 import {
   ACCEPTED_ENCODED,
   ACCEPTED_MARKUP,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobRunner } from '../src/jobs/runner.js';
-import { createJobRunner } from '../src/jobs/worker.js';
+import { createJobRunner } from '../src/wiring/jobs.js';
 import { buildApp } from '../src/server/app.js';
 import { openStore } from '../src/store/open-store.js';
 import { ENGINES } from './helpers/engines.js';

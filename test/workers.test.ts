@@ -3,7 +3,7 @@ import http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PooledLimitsHub } from '../src/cluster/pooled-limits.js';
+import { PooledLimitsHub } from '../src/kv/pooled-limits.js';
 import { parseClusterMessage, type RateCounts } from '../src/cluster/worker-pool.js';
 import { loadConfig } from '../src/config/config.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';

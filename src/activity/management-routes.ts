@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { rejectUnknown, single } from '../delivery/params.js';
-import { requireSpace } from '../management/context.js';
+import { requireSpace } from '../content/context.js';
 import type { AppServices } from '../app/services.js';
 import { invalidQuery } from '../errors/errors.js';
 import { ACTIVITY_ACTIONS, listActivity } from './activity-repo.js';
 import { json, managementOperation, object, queryParams, S } from '../lib/api-schema.js';
-import { SPACE } from '../management/response-schemas.js';
+import { SPACE } from '../lib/management-responses.js';
 
 const activitySchema = managementOperation(
   {

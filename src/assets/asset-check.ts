@@ -3,7 +3,7 @@
 // issue 28), HTML refused (no field `accept` narrows an asset, and an asset is public), and the probe that refuses
 // a decompression bomb from its header.
 
-import type { SniffOutcome } from '../forms/uploads/sniff.js';
+import type { SniffOutcome } from '../files/sniff.js';
 import { type ProbedFile, probeFile, type TooManyPixels } from './probe.js';
 
 export type AssetCheck =

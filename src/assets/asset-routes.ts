@@ -14,7 +14,7 @@ import {
 } from './ingest.js';
 import { assetBody, assetUpload } from './schemas.js';
 import { documentOnly, json, managementOperation } from '../lib/api-schema.js';
-import { SPACE, withSpace } from '../management/response-schemas.js';
+import { SPACE, withSpace } from '../lib/management-responses.js';
 
 const uploadSchema = managementOperation(
   {

@@ -148,7 +148,7 @@ async function holdBudget(store: Store, blobs: BlobStore, maxBytes: number): Pro
 }
 
 /**
- * The job runner's sweep (src/jobs/worker.ts): deletes the variants of assets that are gone or whose original is
+ * The job runner's sweep (src/wiring/jobs.ts): deletes the variants of assets that are gone or whose original is
  * another file now (a space imported again), then holds the byte budget. Answers how many variants it deleted.
  */
 export async function sweepDerivedImages(

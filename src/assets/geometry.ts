@@ -3,7 +3,7 @@
 
 import { invalidQuery } from '../errors/errors.js';
 import { own } from '../lib/own.js';
-import type { Crop } from './crop.js';
+import type { Crop } from '../lib/crop.js';
 import type { ImageQuery } from './image-params.js';
 import { MAX_DERIVED_WIDTH } from './limits.js';
 

@@ -2,7 +2,7 @@
 // checked here, before any asset is read. Unknown parameters and values answer 400 (issue 12 item 1).
 
 import { invalidQuery } from '../errors/errors.js';
-import { type Crop, parseCropParam } from './crop.js';
+import { type Crop, parseCropParam } from '../lib/crop.js';
 import { MAX_DERIVED_WIDTH } from './limits.js';
 
 /**

@@ -5,7 +5,7 @@ import { deliveryDepsOf } from '../delivery/delivery-service.js';
 import type { AppServices } from '../app/services.js';
 import { notFound } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
-import { attachmentDisposition } from '../forms/inbox/file-routes.js';
+import { attachmentDisposition } from '../files/disposition.js';
 import { configureSharp } from './derive.js';
 import { parseImageQuery, wantsDerived } from './image-params.js';
 import { workerLink } from '../cluster/worker-pool.js';

@@ -11,7 +11,7 @@ import { etagOf } from '../cache/etag.js';
 import { type DeliveryDeps, loadSpace } from '../delivery/delivery-service.js';
 import { forbidden, invalidQuery, notFound } from '../errors/errors.js';
 import { type AssetRow, getAsset } from '../store/authoring-repo.js';
-import { validCropSignature } from './crop.js';
+import { validCropSignature } from '../lib/crop.js';
 import { deriveImage, DEFAULT_QUALITY } from './derive.js';
 import type { DerivedImages } from './derived-images.js';
 import { planImage } from './geometry.js';

@@ -11,14 +11,14 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { safeSegment } from '../blobs/blob-store.js';
-import { at, isObject, Problems } from '../bundle/problems.js';
+import { at, isObject, Problems } from '../lib/problems.js';
 import type { AssetDoc } from '../content/model.js';
 import { displayName, tooLarge } from '../forms/uploads/receive-upload.js';
-import type { ContentSniffer } from '../forms/uploads/sniff.js';
-import { FileTooLarge, SniffingLimit } from '../forms/uploads/sniff-stream.js';
+import type { ContentSniffer } from '../files/sniff.js';
+import { FileTooLarge, SniffingLimit } from '../files/sniff-stream.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/file-modes.js';
 import { newId } from '../lib/ids.js';
-import { invalid, requireSpace } from '../management/context.js';
+import { invalid, requireSpace } from '../content/context.js';
 import {
   type FieldErrorDetail,
   type FolioError,

@@ -1,6 +1,6 @@
 import type { ContentTypeDef, FieldValues } from '../content/model.js';
 import { newId } from '../lib/ids.js';
-import { isObject } from './problems.js';
+import { isObject } from '../lib/problems.js';
 
 /**
  * The field values with every block complete: an `id` (`blk_`, generated where the bundle has none, spec 2.2) and

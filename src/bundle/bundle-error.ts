@@ -1,4 +1,4 @@
-import type { Problem } from './problems.js';
+import type { Problem } from '../lib/problems.js';
 
 /** A bundle that cannot be imported, with every problem named by its JSON path; the store is left unchanged. */
 export class BundleError extends Error {

@@ -3,14 +3,14 @@ import { realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { checkAssetFile } from '../assets/asset-check.js';
 import type { ProbedFile } from '../assets/probe.js';
-import { sniffPath } from '../forms/uploads/sniff.js';
+import { sniffPath } from '../files/sniff.js';
 import { type BlobStore, safeSegment } from '../blobs/blob-store.js';
 import type { AssetDoc } from '../content/model.js';
 import { randomBase62 } from '../lib/ids.js';
 import type { AssetRow } from '../store/authoring-repo.js';
 import { BundleError } from './bundle-error.js';
 import type { CheckedAsset } from './format.js';
-import type { Problem } from './problems.js';
+import type { Problem } from '../lib/problems.js';
 
 /** An asset whose file was found inside the bundle folder and probed; nothing written yet. */
 export interface ProbedAsset {

@@ -1,4 +1,3 @@
-import type { Transaction } from 'kysely';
 import { hashToken, tokenHint } from '../auth/tokens.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { FieldValues, SpaceSettings } from '../content/model.js';
@@ -20,10 +19,18 @@ import type { Store } from '../store/open-store.js';
 import { SEARCH_MERGE_JOB } from '../delivery/list/list-jobs.js';
 import { clearListSpace } from '../delivery/list/list-write-repo.js';
 import { startSearchVectors } from '../delivery/list/search-vectors.js';
-import type { Database } from '../store/schema.js';
 import { bumpCv } from '../store/spaces-repo.js';
 import { insertToken } from '../store/tokens-repo.js';
 import { assignBlockIds } from './block-ids.js';
+import {
+  assetBlobKeys,
+  insertSpaceRow,
+  renameSpaceNewTokenGeneration,
+  setMinCv,
+  spaceExists,
+  spaceRowExists,
+  tokenConflicts,
+} from './import-repo.js';
 import { BundleError } from './bundle-error.js';
 import { importBundleDocs, normalizeMenus } from './bundle-docs.js';
 import type { BundleRelease, CheckedBundle } from './format.js';
@@ -106,46 +113,22 @@ export async function importBundle(
   try {
     ({ cv, replaced } = await store.db.transaction().execute(async (tx) => {
       await store.dialect.bulkSearchLoad?.before(tx);
-      const existing = await tx
-        .selectFrom('spaces')
-        .select('id')
-        .where('id', '=', spaceId)
-        .executeTakeFirst();
+      const existing = await spaceRowExists(tx, spaceId);
       if (existing && !options.replace) throw exists(spaceId);
       let replaced: string[] = [];
       if (existing) {
         // The files of the space replaced: deleted once this transaction has committed.
-        replaced = (
-          await tx.selectFrom('assets').select('blob_key').where('space_id', '=', spaceId).execute()
-        ).map((r) => r.blob_key);
+        replaced = await assetBlobKeys(tx, spaceId);
         await clearSpaceContent(tx, spaceId);
         await clearListSpace(tx, store.dialect, spaceId);
         // A new token generation: every instance drops its cached lookups of the replaced tokens (migration 0010).
-        await tx
-          .updateTable('spaces')
-          .set((eb) => ({
-            name: bundle.space.name,
-            settings: JSON.stringify(settings),
-            token_gen: eb('token_gen', '+', 1),
-          }))
-          .where('id', '=', spaceId)
-          .execute();
+        await renameSpaceNewTokenGeneration(tx, spaceId, bundle.space.name, settings);
       } else {
-        await tx
-          .insertInto('spaces')
-          .values({
-            id: spaceId,
-            name: bundle.space.name,
-            settings: JSON.stringify(settings),
-            cv: 0,
-            min_cv: 0,
-            created_at: now,
-          })
-          .execute();
+        await insertSpaceRow(tx, spaceId, bundle.space.name, settings, now);
       }
       // The cv keeps rising across a replace: caches keyed by cv must never see old bytes for a new cv.
       const cv = await bumpCv(tx, spaceId);
-      await tx.updateTable('spaces').set({ min_cv: cv }).where('id', '=', spaceId).execute();
+      await setMinCv(tx, spaceId, cv);
       const tokens = bundle.tokens.map((t) => ({
         kind: t.kind,
         hash: t.value !== undefined ? hashToken(t.value) : (t.hash ?? '').replace(/^sha256:/, ''),
@@ -229,33 +212,6 @@ const exists = (spaceId: string) =>
   new BundleError([
     { path: 'space.id', message: `space "${spaceId}" exists; import with --replace to overwrite it` },
   ]);
-
-async function spaceExists(store: Store, spaceId: string): Promise<boolean> {
-  return (
-    (await store.db.selectFrom('spaces').select('id').where('id', '=', spaceId).executeTakeFirst()) !==
-    undefined
-  );
-}
-
-/** Indexes of `hashes` that are tokens of another space (hashes are unique across the store). */
-async function tokenConflicts(
-  tx: Transaction<Database>,
-  spaceId: string,
-  hashes: string[],
-): Promise<number[]> {
-  const taken = new Set<string>();
-  // Chunked: SQLite caps bound parameters per statement.
-  for (let i = 0; i < hashes.length; i += 500) {
-    const rows = await tx
-      .selectFrom('tokens')
-      .select('hash')
-      .where('hash', 'in', hashes.slice(i, i + 500))
-      .where('space_id', '!=', spaceId)
-      .execute();
-    for (const r of rows) taken.add(r.hash);
-  }
-  return hashes.flatMap((h, i) => (taken.has(h) ? [i] : []));
-}
 
 /** Fields with every block given an id, so every delivered block has a stable `blk_` id (spec 2.2). */
 function blockIds(bundle: CheckedBundle): (type: string, fields: FieldValues) => FieldValues {

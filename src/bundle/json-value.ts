@@ -1,4 +1,4 @@
-import { at } from './problems.js';
+import { at } from '../lib/problems.js';
 
 /**
  * Plain JSON: what JSON.parse builds. A bundle is a JSON document; a caller in the same process could hand over

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { BundleList, CheckedAsset } from './format.js';
 import { copyTexts } from './json-value.js';
-import { at, isObject, KEY, type Problems } from './problems.js';
+import { at, isObject, KEY, type Problems } from '../lib/problems.js';
 import { checkLabel, parseOptions } from './validate-types.js';
 
 const ASSET_ID = /^ast_[A-Za-z0-9_-]{1,64}$/;

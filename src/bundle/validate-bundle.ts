@@ -1,7 +1,7 @@
 import { deeperThan, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 import { BUNDLE_FORMAT, type CheckedBundle } from './format.js';
 import { firstNonJson } from './json-value.js';
-import { isObject, type Problem, Problems } from './problems.js';
+import { isObject, type Problem, Problems } from '../lib/problems.js';
 import { parseAssets, parseLists } from './validate-assets.js';
 import { parseBundleDocs } from './validate-docs.js';
 import { entryTypesOf, parseEntries, parseReleases } from './validate-entries.js';

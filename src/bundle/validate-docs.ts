@@ -4,7 +4,7 @@ import { checkRedirect, type RedirectDoc, redirectKey } from '../redirects/redir
 import { checkWebhook, type WebhookDoc } from '../webhooks/webhook-model.js';
 import type { BundleMenu, BundleMenuItem } from './format.js';
 import { copyTexts } from './json-value.js';
-import { at, isObject, type Problems } from './problems.js';
+import { at, isObject, type Problems } from '../lib/problems.js';
 
 /** What menus and redirects in a bundle may refer to. */
 export interface DocContext {

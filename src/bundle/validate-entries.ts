@@ -3,14 +3,14 @@ import { computePaths } from '../content/paths.js';
 import { pathKey } from '../lib/path-key.js';
 import type { BundleRelease, CheckedEntry } from './format.js';
 import { copyJson, copyTexts } from './json-value.js';
-import { at, isObject, isTimestamp, type Problems, show } from './problems.js';
+import { at, isObject, isTimestamp, type Problems, show } from '../lib/problems.js';
 import { checkFields, type FieldContext } from './validate-fields.js';
 
 export const ENTRY_ID = /^ent_[A-Za-z0-9_-]{1,64}$/;
 export const RELEASE_ID = /^rel_[A-Za-z0-9_-]{1,64}$/;
 // A slug is one path segment: no slash, no whitespace, no dot segments; '' only for start pages.
 export const SLUG = /^(?!\.{1,2}$)[^\s/?#%\\]{0,200}$/u;
-/** As the management API (src/management/schemas.ts). */
+/** As the management API (src/lib/management-schemas.ts). */
 const MAX_POSITION = 1_000_000_000;
 /** Deeper trees are refused before paths are computed (a recursion per level). */
 const MAX_TREE_DEPTH = 1000;

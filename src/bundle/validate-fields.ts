@@ -1,5 +1,5 @@
 import type { ContentTypeDef, FieldDef } from '../content/model.js';
-import { at, isDate, isObject, isTimestamp, type Problems } from './problems.js';
+import { at, isDate, isObject, isTimestamp, type Problems } from '../lib/problems.js';
 
 /** What field values may refer to; filled from the whole bundle before fields are checked. */
 export interface FieldContext {

@@ -1,7 +1,7 @@
 import { hasUnstorableText } from '../forms/submission/controls.js';
 import { validateFormDefinition } from '../forms/definition/index.js';
 import type { FormDefinition } from '../forms/rules/index.js';
-import { at, isObject, type Problems } from './problems.js';
+import { at, isObject, type Problems } from '../lib/problems.js';
 
 /**
  * Forms of a bundle (spec 2.10–2.12): each definition is checked as the management API checks it, against the

@@ -1,6 +1,6 @@
 import type { LocaleDef } from '../content/model.js';
 import type { CheckedSpace } from './format.js';
-import { at, isObject, LOCALE, type Problems, show } from './problems.js';
+import { at, isObject, LOCALE, type Problems, show } from '../lib/problems.js';
 
 const SPACE_ID = /^spc_[A-Za-z0-9_-]{1,64}$/;
 

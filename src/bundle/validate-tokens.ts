@@ -1,7 +1,7 @@
 import { parseScopes } from '../auth/scopes.js';
 import { hashToken } from '../auth/tokens.js';
 import type { BundleToken } from './format.js';
-import { at, type Problems } from './problems.js';
+import { at, type Problems } from '../lib/problems.js';
 
 const TOKEN_VALUE = /^folio_(pub|prv|mgt)_[A-Za-z0-9]{16,128}$/;
 const HASH = /^sha256:[0-9a-f]{64}$/;

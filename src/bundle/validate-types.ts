@@ -8,7 +8,7 @@ import {
   type TypeKind,
 } from '../content/model.js';
 import { copyTexts } from './json-value.js';
-import { at, isObject, KEY, type Problems, show } from './problems.js';
+import { at, isObject, KEY, type Problems, show } from '../lib/problems.js';
 
 const isKind = (k: unknown): k is TypeKind => (TYPE_KINDS as readonly unknown[]).includes(k);
 const isFieldType = (t: unknown): t is FieldType => (FIELD_TYPES as readonly unknown[]).includes(t);

@@ -117,7 +117,7 @@ export function cacheStage({ cache, directory, metrics }: CacheStageDeps) {
 }
 
 /**
- * The onSend side (one hook with the metrics, src/cluster/edge-plugin.ts): stores the response of a marked miss
+ * The onSend side (one hook with the metrics, src/server/edge-plugin.ts): stores the response of a marked miss
  * and returns the payload to send. Stored: 200s whose Cache-Control is not private or no-store, and 404
  * `not_found` (it depends on space, cv and path only; an old path's 404 carries its redirect, spec 7.3). Nothing
  * is stored when the cv moved while the request ran, so bytes never sit under another cv's key. The ETag is

@@ -1,18 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { recordActivity } from '../activity/activity-repo.js';
 import { parseScopes, type Scope } from '../auth/scopes.js';
-import { generateToken, hashToken, tokenHint } from '../auth/tokens.js';
 import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
-import { newId } from '../lib/ids.js';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { openStore } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
-import { insertToken, type TokenKind } from '../store/tokens-repo.js';
+import type { TokenKind } from '../store/tokens-repo.js';
+import { isOrigin, issueToken } from '../management/token-ops.js';
 import { importProgress } from './progress.js';
-import { createJobRunner } from '../jobs/worker.js';
+import { createJobRunner } from '../wiring/jobs.js';
+import { wireDomains } from '../wiring/publish.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { openRuntime, REINDEX_STEPS } from './runtime.js';
@@ -36,6 +35,7 @@ Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, RE
 
 /** Runs a CLI command; returns the exit code (serve resolves only when the server stops). */
 export async function main(argv: string[]): Promise<number> {
+  wireDomains();
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -210,13 +210,7 @@ async function tokenCommand(args: string[]): Promise<number> {
   }
   const origins = values.origin ?? [];
   for (const o of origins) {
-    let ok = false;
-    try {
-      ok = new URL(o).origin === o;
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
+    if (!isOrigin(o)) {
       console.error(
         `--origin "${o}" must be an origin like https://example.com (no path, no trailing slash).`,
       );
@@ -229,29 +223,11 @@ async function tokenCommand(args: string[]): Promise<number> {
       console.error(`Space "${values.space}" does not exist.`);
       return 1;
     }
-    const value = generateToken(kind);
-    const id = newId('tok');
-    const spaceId = values.space;
-    await store.db.transaction().execute(async (tx) => {
-      await insertToken(tx, {
-        id,
-        spaceId,
-        kind,
-        hash: hashToken(value),
-        hint: tokenHint(value),
-        name: values.name ?? null,
-        origins,
-        createdAt: new Date().toISOString(),
-        scopes,
-      });
-      const shown = kind !== 'management' ? null : scopes === null ? 'all' : scopes.join(',');
-      await recordActivity(tx, {
-        spaceId,
-        actor: 'cli',
-        action: 'token.created',
-        subject: id,
-        details: { kind, scopes: shown },
-      });
+    const { value } = await issueToken(store, values.space, 'cli', {
+      kind,
+      name: values.name ?? null,
+      origins,
+      scopes,
     });
     // The only time the token is shown: the store keeps its hash.
     console.log(value);

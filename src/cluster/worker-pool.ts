@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { PooledLimitsHub } from './pooled-limits.js';
+import { PooledLimitsHub } from '../kv/pooled-limits.js';
 
 /**
  * `WORKERS=N` (docs/operations.md "Workers"): `folio serve` as N processes sharing one port, so one instance uses
@@ -12,7 +12,7 @@ import { PooledLimitsHub } from './pooled-limits.js';
  *   worker, so the others adopt the new cv or token generation at once instead of at their next poll. On SQLite
  *   without Redis this is the fan-out between the workers (src/cluster/cv-fanout.ts); PostgreSQL's NOTIFY and Redis
  *   pub/sub reach every worker anyway;
- * - worker → primary `rl`, primary → worker `rl-sum`: rate-limit counts without Redis (src/cluster/pooled-limits.ts).
+ * - worker → primary `rl`, primary → worker `rl-sum`: rate-limit counts without Redis (src/kv/pooled-limits.ts).
  */
 export interface RateCounts {
   folio: 'rl' | 'rl-sum';

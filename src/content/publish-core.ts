@@ -1,21 +1,14 @@
 import type { Transaction } from 'kysely';
-import { notifyMenusLinking } from '../menus/menu-ops.js';
-import {
-  enqueueRedirectUpdated,
-  markTargetsGone,
-  type PathChange,
-  recordPathChanges,
-  redirectsTarget,
-} from '../redirects/auto-redirects.js';
-import { readOpenPaths } from '../redirects/redirects-repo.js';
 import { conflict } from '../errors/errors.js';
 import { type EntryRow, listEntries, listTypes, updateEntryState } from '../store/authoring-repo.js';
+import { readOpenPaths } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { Database } from '../store/schema.js';
 import { type ContentTypeDef, type FieldValues, hasPaths, type SpaceSettings } from './model.js';
 import { pathKey } from '../lib/path-key.js';
 import { computePaths } from './paths.js';
 import { snapshotOf, treeNode } from './publish.js';
+import { type PathChange, publishHooks } from './publish-hooks.js';
 import { closePublishedEntry, publishEntryVersion } from './publish-log.js';
 
 /** What one publishing operation changes; everything runs in one transaction at one cv. */
@@ -139,11 +132,9 @@ export async function publishInTx(
     outcome.affected.add(id);
   }
 
-  const wrote = await recordPathChanges(tx, spaceId, cv, changes, at);
-  const gone = await markTargetsGone(tx, spaceId, cv, deleted);
-  if (wrote || gone || (await redirectsTarget(tx, spaceId, outcome.affected)))
-    await enqueueRedirectUpdated(tx, spaceId, cv);
-  await notifyMenusLinking(store, tx, spaceId, cv, outcome.affected);
+  // Automatic redirects and `redirect.updated` (src/redirects/), then `menu.updated` (src/menus/).
+  const change = { store, tx, spaceId, cv, changes, deleted, affected: outcome.affected, at };
+  for (const h of publishHooks()) await h.entriesPublished?.(change);
   return outcome;
 }
 

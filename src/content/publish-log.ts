@@ -1,19 +1,19 @@
 import type { Transaction } from 'kysely';
-import { closeListVersion, pruneListVersions, putListVersions } from '../delivery/list/list-write-repo.js';
 import type { SearchVectors } from '../delivery/list/search-vectors.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
-import { queueSearchIndex } from '../search/queue.js';
 import type { StoreDialect } from '../store/dialect/dialect.js';
 import { closeEntry, insertFirstLogVersions, pruneBefore, putEntryVersion } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { Database } from '../store/schema.js';
-import { bumpCv } from '../store/spaces-repo.js';
+import { bumpCv, readMinCv } from '../store/spaces-repo.js';
 import type { EntrySnapshot } from './model.js';
+import { publishHooks } from './publish-hooks.js';
 
 /**
  * Publishing writes two things that must move together: the published log (src/store/log-repo.ts: versions and
- * paths) and the list tables derived from it (src/delivery/list/list-write-repo.ts: entry lists, tree, sitemap,
- * full text). Domain code publishes through these functions, so no caller writes one without the other.
+ * paths) and what is derived from it, through the publish hooks (src/content/publish-hooks.ts: the list tables
+ * of src/delivery/list/list-write-repo.ts, the semantic index's queue). Domain code publishes through these
+ * functions, so no caller writes one without the other.
  */
 
 /**
@@ -25,13 +25,14 @@ export async function withPublish<T>(
   spaceId: string,
   work: (tx: Transaction<Database>, cv: number) => Promise<T>,
 ): Promise<{ cv: number; result: T }> {
+  const hooks = publishHooks();
   const out = await store.db.transaction().execute(async (tx) => {
     const cv = await bumpCv(tx, spaceId);
     const result = await work(tx, cv);
     // Every publish, whatever it changed: webhooks get the CDN tags to purge (issue 16, src/webhooks/event-keys.ts).
     await enqueueEvent(tx, spaceId, 'content.published', { cv });
-    // Semantic search (issue 13): the job runner embeds what this publish changed, never the request.
-    if (await aiSwitchedOn(tx, store, spaceId)) await queueSearchIndex(tx, spaceId);
+    // Semantic search (issue 13) queues its indexing job here: the runner embeds, never the request.
+    for (const h of hooks) await h.published?.(tx, store, spaceId, cv);
     await pruneIfDue(tx, store, spaceId, cv);
     return { cv, result };
   });
@@ -49,8 +50,7 @@ export async function publishEntryVersion(
   typeKind: string,
 ): Promise<void> {
   await putEntryVersion(tx, spaceId, cv, snapshot, typeKind);
-  await closeListVersion(tx, dialect, spaceId, snapshot.id, cv);
-  await putListVersions(tx, dialect, spaceId, cv, [{ snapshot, typeKind }]);
+  for (const h of publishHooks()) await h.entryVersion?.(tx, dialect, spaceId, cv, snapshot, typeKind);
 }
 
 /** Takes an entry out of the published log at `cv` (unpublished or deleted), in the log and the list tables. */
@@ -62,12 +62,13 @@ export async function closePublishedEntry(
   cv: number,
 ): Promise<void> {
   await closeEntry(tx, spaceId, entryId, cv);
-  await closeListVersion(tx, dialect, spaceId, entryId, cv);
+  for (const h of publishHooks()) await h.entryClosed?.(tx, dialect, spaceId, entryId, cv);
 }
 
 /**
  * The first versions of many entries at `cv`, in bulk (an import into a new or cleared space: nothing to close).
- * `vectors`: search vectors computed beside the transaction (`startSearchVectors`), where the engine has them.
+ * `vectors`: search vectors computed beside the transaction (`startSearchVectors` of src/delivery/list/), where
+ * the engine has them, handed to the hooks as they are.
  */
 export async function publishFirstVersions(
   tx: Transaction<Database>,
@@ -78,7 +79,7 @@ export async function publishFirstVersions(
   vectors?: SearchVectors,
 ): Promise<void> {
   await insertFirstLogVersions(tx, spaceId, cv, items);
-  await putListVersions(tx, dialect, spaceId, cv, items, vectors);
+  for (const h of publishHooks()) await h.firstVersions?.(tx, dialect, spaceId, cv, items, vectors);
 }
 
 /** Forgets published history closed at or before `minCv` (log and list tables); `minCv` becomes the oldest cv. */
@@ -89,7 +90,7 @@ export async function prunePublished(
   minCv: number,
 ): Promise<void> {
   await pruneBefore(tx, spaceId, minCv);
-  await pruneListVersions(tx, dialect, spaceId, minCv);
+  for (const h of publishHooks()) await h.pruned?.(tx, dialect, spaceId, minCv);
 }
 
 /**
@@ -107,13 +108,6 @@ async function pruneIfDue(
   if (cv % Math.min(50, keep) !== 0) return;
   const oldest = cv - keep;
   if (oldest <= 0) return;
-  const row = await tx.selectFrom('spaces').select('min_cv').where('id', '=', spaceId).executeTakeFirst();
-  if (row && oldest > Number(row.min_cv)) await prunePublished(tx, store.dialect, spaceId, oldest);
-}
-
-async function aiSwitchedOn(tx: Transaction<Database>, store: Store, spaceId: string): Promise<boolean> {
-  const row = await tx.selectFrom('spaces').select('settings').where('id', '=', spaceId).executeTakeFirst();
-  if (!row) return false;
-  const settings: unknown = store.dialect.parseJson<unknown>(row.settings);
-  return typeof settings === 'object' && settings !== null && (settings as { ai?: unknown }).ai === true;
+  const minCv = await readMinCv(tx, spaceId);
+  if (minCv !== undefined && oldest > minCv) await prunePublished(tx, store.dialect, spaceId, oldest);
 }

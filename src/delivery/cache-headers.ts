@@ -78,8 +78,8 @@ function collectAssets(value: unknown, out: Set<string>, depth = 0): void {
  */
 export function entryTags(space: string, entries: readonly DeliveredEntry[], included?: Included): string[] {
   const tags = new Set<string>();
-  // The resolver knows the assets it loaded; walking the rendered fields is the fallback (measured: 36 µs of a
-  // 35 KB list's roughly 1 ms).
+  // The resolver knows the assets it loaded; walking the rendered fields is the fallback, a noticeable part of a
+  // large list's time (docs/operations.md, "Figures behind the code").
   const known = included ? assetsDelivered(included) : undefined;
   const assets = new Set<string>(known ?? []);
   for (const e of [...entries, ...(included?.entries ?? [])]) {

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, FieldValues, TypeMap } from '../content/model.js';
 import { snapshotOf, treeNode } from '../content/publish.js';
-import { formsForEntries } from '../forms/delivery/deliver-service.js';
+import { loadForms } from './form-fields.js';
 import type { DeliveredForm } from '../forms/definition/index.js';
 import { computePaths } from '../content/paths.js';
 import { pathKey } from '../lib/path-key.js';
@@ -75,7 +75,7 @@ export class PublishedView implements ContentView {
     return readDocsAt<AssetDoc>(this.store, this.spaceId, 'asset', ids, this.cv);
   }
   forms(keys: readonly string[], chain: readonly string[]) {
-    return formsForEntries(this.store, this.spaceId, keys, this.cv, chain);
+    return loadForms(this.store, this.spaceId, keys, this.cv, chain);
   }
 }
 
@@ -175,6 +175,6 @@ export class AuthoringView implements ContentView {
   }
   // Saving a form publishes it (spec 3.4), so previews show the forms of the current cv.
   forms(keys: readonly string[], chain: readonly string[]) {
-    return formsForEntries(this.store, this.space.id, keys, this.space.cv, chain);
+    return loadForms(this.store, this.space.id, keys, this.space.cv, chain);
   }
 }

@@ -1,4 +1,4 @@
-import { type Crop, cropParam, cropSignature } from '../assets/crop.js';
+import { type Crop, cropParam, cropSignature } from '../lib/crop.js';
 import { spaceDirectoryOf } from '../cluster/space-directory.js';
 import type { AssetDoc, EntrySnapshot } from '../content/model.js';
 import { redirectForPath } from '../redirects/resolve-redirects.js';

@@ -1,4 +1,4 @@
-import { type Crop, parseContentCrop } from '../assets/crop.js';
+import { type Crop, parseContentCrop } from '../lib/crop.js';
 import { pickLocalized } from '../content/locales.js';
 import { own } from '../lib/own.js';
 import type { AssetDoc, ContentTypeDef, EntrySnapshot, FieldDef, TypeMap } from '../content/model.js';

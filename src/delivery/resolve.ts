@@ -1,4 +1,4 @@
-import type { Crop } from '../assets/crop.js';
+import type { Crop } from '../lib/crop.js';
 import type { AssetDoc, EntrySnapshot, TypeMap } from '../content/model.js';
 import { type FolioError, invalidQuery } from '../errors/errors.js';
 import type { ContentView } from './content-view.js';
@@ -176,11 +176,12 @@ interface EntryNeeds {
 
 // A snapshot is an immutable published version, and the entry cache hands the same object to every request at every
 // cv it stays published in, so what its fields point at is walked once per object and set of types (rich text
-// walked on every list request was 3-4% of a warm list's CPU). Kept beside the object, gone with it.
+// walked on every list request was a visible share of a warm list's CPU: docs/operations.md, "Figures behind the
+// code"). Kept beside the object, gone with it.
 const needsOfSnapshot = new WeakMap<EntrySnapshot, EntryNeeds>();
 
-// Most entries point at nothing of some kind: one shared empty list for all of them (285 bytes of heap measured per
-// post kept, one reference).
+// Most entries point at nothing of some kind: one shared empty list for all of them, one reference instead of an
+// array per entry kept (docs/operations.md, "Figures behind the code").
 const NONE: readonly never[] = Object.freeze([]);
 const listOf = (set: ReadonlySet<string>): readonly string[] => (set.size === 0 ? NONE : [...set]);
 

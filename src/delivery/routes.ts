@@ -25,7 +25,7 @@ import {
   SPACE_PARAMS,
   statusBody,
 } from './schemas.js';
-import { searchStatus } from '../search/status.js';
+import { searchStatus } from './search-status.js';
 import { deliveryRead, pathParams, queryParams, SPACE_ID } from '../lib/api-schema.js';
 
 type Params = { spaceId: string };

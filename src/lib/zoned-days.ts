@@ -2,7 +2,8 @@
 // the server buckets submissions per day with it and the inbox page (which bundles it) turns a date range typed in
 // the space's zone into the instants the API filters on.
 
-const DAY_MS = 86_400_000;
+import { DAY_MS } from './time.js';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {

@@ -10,9 +10,9 @@ import {
   type ReleaseDoc,
   replaceRelease,
 } from './release-ops.js';
-import { createReleaseSchema, replaceReleaseSchema, saveListSchema } from './schemas.js';
+import { createReleaseSchema, replaceReleaseSchema, saveListSchema } from '../lib/management-schemas.js';
 import { json, managementOperation, object, S } from '../lib/api-schema.js';
-import { deleted, listDoc, release, SPACE, withSpace, WRITE_ERRORS } from './response-schemas.js';
+import { deleted, listDoc, release, SPACE, withSpace, WRITE_ERRORS } from '../lib/management-responses.js';
 
 const LIST = withSpace({ key: "The option list's key." });
 const RELEASE = withSpace({ id: 'The release id (`rel_…`).' });

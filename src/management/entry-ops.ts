@@ -1,4 +1,4 @@
-import { Problems } from '../bundle/problems.js';
+import { Problems } from '../lib/problems.js';
 import { ENTRY_ID, SLUG } from '../bundle/validate-bundle.js';
 import { checkFields } from '../bundle/validate-fields.js';
 import { hasPaths, type FieldValues } from '../content/model.js';
@@ -8,8 +8,14 @@ import { conflict, notFound } from '../errors/errors.js';
 import { type EntryRow, insertEntries, listEntries, updateEntryState } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { SpaceRow } from '../store/spaces-repo.js';
-import { invalid, loadFieldContext, loadRefContext, type RefContext, requireSpace } from './context.js';
-import { updateEntryMeta } from './management-repo.js';
+import {
+  invalid,
+  loadFieldContext,
+  loadRefContext,
+  type RefContext,
+  requireSpace,
+} from '../content/context.js';
+import { updateEntryMeta } from '../store/management-repo.js';
 
 /** An entry as the management API shows it: authoring state, with the fields an editor would see. */
 export function entryView(e: EntryRow) {

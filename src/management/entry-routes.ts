@@ -11,7 +11,12 @@ import {
   updateEntry,
 } from './entry-ops.js';
 import { deleteEntry, moveEntry, renameEntry } from './entry-structure.js';
-import { createEntrySchema, moveEntrySchema, renameEntrySchema, updateEntrySchema } from './schemas.js';
+import {
+  createEntrySchema,
+  moveEntrySchema,
+  renameEntrySchema,
+  updateEntrySchema,
+} from '../lib/management-schemas.js';
 import { json, managementOperation, object, queryParams, S } from '../lib/api-schema.js';
 import {
   deleted,
@@ -21,7 +26,7 @@ import {
   SPACE,
   withSpace,
   WRITE_ERRORS,
-} from './response-schemas.js';
+} from '../lib/management-responses.js';
 
 type P = { spaceId: string };
 type PId = P & { id: string };

@@ -1,4 +1,4 @@
-import { Problems } from '../bundle/problems.js';
+import { Problems } from '../lib/problems.js';
 import { publishInTx } from '../content/publish-core.js';
 import { linkedEntries } from '../menus/menu-model.js';
 import { listAuthoredMenus, removeEntryFromMenus } from '../menus/menu-ops.js';
@@ -8,9 +8,9 @@ import { type EntryRow, listDocs, updateEntryState } from '../store/authoring-re
 import type { Store } from '../store/open-store.js';
 import { withPublish } from '../content/publish-log.js';
 import type { Queryable, SpaceRow } from '../store/spaces-repo.js';
-import { invalid, loadRefContext } from './context.js';
+import { invalid, loadRefContext } from '../content/context.js';
 import { checkParent, checkSlugs, type EntryView, getEntryView, loadEntry } from './entry-ops.js';
-import { countChildren, deleteEntryRow, updateEntryMeta, upsertDoc } from './management-repo.js';
+import { countChildren, deleteEntryRow, updateEntryMeta, upsertDoc } from '../store/management-repo.js';
 
 function hasPublishedInSubtree(rows: readonly EntryRow[], id: string): boolean {
   const below = new Set([id]);

@@ -1,11 +1,11 @@
-import { at, isObject, KEY, Problems } from '../bundle/problems.js';
+import { at, isObject, KEY, Problems } from '../lib/problems.js';
 import { conflict, notFound } from '../errors/errors.js';
 import { listDocs, listTypes } from '../store/authoring-repo.js';
 import { closeDoc, putDocVersion } from '../store/log-repo.js';
 import type { Store } from '../store/open-store.js';
 import { withPublish } from '../content/publish-log.js';
-import { invalid, requireSpace } from './context.js';
-import { deleteDoc, getDoc, upsertDoc } from './management-repo.js';
+import { invalid, requireSpace } from '../content/context.js';
+import { deleteDoc, getDoc, upsertDoc } from '../store/management-repo.js';
 
 /** A shared option list (spec 2.8; bundle `lists[]`): values with labels per locale. */
 export interface ListDoc {

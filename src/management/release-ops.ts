@@ -1,4 +1,4 @@
-import { at, isObject } from '../bundle/problems.js';
+import { at, isObject } from '../lib/problems.js';
 import { RELEASE_ID } from '../bundle/validate-bundle.js';
 import { checkFields } from '../bundle/validate-fields.js';
 import type { FieldValues } from '../content/model.js';
@@ -8,8 +8,8 @@ import { conflict, notFound } from '../errors/errors.js';
 import { listDocs } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import { withPublish } from '../content/publish-log.js';
-import { invalid, loadFieldContext, loadRefContext, requireSpace } from './context.js';
-import { deleteDoc, getDoc, upsertDoc } from './management-repo.js';
+import { invalid, loadFieldContext, loadRefContext, requireSpace } from '../content/context.js';
+import { deleteDoc, getDoc, upsertDoc } from '../store/management-repo.js';
 
 /** A release (bundle `releases[]`): entries' fields to publish together, previewable before (spec 4.1). */
 export interface ReleaseDoc {

@@ -16,7 +16,7 @@ import {
   type TokenRow,
   withTokenChange,
 } from '../store/tokens-repo.js';
-import { requireSpace } from './context.js';
+import { requireSpace } from '../content/context.js';
 
 export interface TokenOpsDeps {
   store: Store;
@@ -63,7 +63,8 @@ export interface NewTokenRequest {
 }
 
 const KINDS: readonly TokenKind[] = ['public', 'preview', 'management'];
-const isOrigin = (value: string): boolean => {
+/** Whether `value` is an origin like https://example.com (no path, no trailing slash). */
+export const isOrigin = (value: string): boolean => {
   try {
     return new URL(value).origin === value;
   } catch {
@@ -150,6 +151,21 @@ export async function createToken(
   // Null (every scope, also later ones) comes only from a creator that has it: the default below.
   if (request.kind === 'management') scopes = request.scopes ?? creator.scopes;
   requireWithin(creator, powerOf({ kind: request.kind, scopes }), 'create');
+  const { row, value } = await issueToken(deps.store, spaceId, creator.id, { ...request, scopes });
+  return { token: tokenView(row), value };
+}
+
+/**
+ * Stores a new token with its `token.created` activity (in one transaction) and answers its value, the only time
+ * it is shown. The checks are the caller's: `createToken` for the API, `folio token create` (src/cli/) for the
+ * operator, whose token may have every scope (`scopes: null`).
+ */
+export async function issueToken(
+  store: Store,
+  spaceId: string,
+  actor: string,
+  request: { kind: TokenKind; name: string | null; origins: string[]; scopes: readonly Scope[] | null },
+): Promise<{ row: TokenRow; value: string }> {
   const value = generateToken(request.kind);
   const row: TokenRow = {
     id: newId('tok'),
@@ -160,19 +176,19 @@ export async function createToken(
     name: request.name,
     origins: request.origins,
     createdAt: new Date().toISOString(),
-    scopes,
+    scopes: request.scopes,
   };
-  await deps.store.db.transaction().execute(async (tx) => {
+  await store.db.transaction().execute(async (tx) => {
     await insertToken(tx, row);
     await recordActivity(tx, {
       spaceId,
-      actor: creator.id,
+      actor,
       action: 'token.created',
       subject: row.id,
       details: detailsOf(row),
     });
   });
-  return { token: tokenView(row), value };
+  return { row, value };
 }
 
 const isAdmin = (t: TokenRow): boolean => t.kind === 'management' && hasScope(t, 'tokens.admin');

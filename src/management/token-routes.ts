@@ -12,7 +12,7 @@ import {
   type RouteDoc,
   S,
 } from '../lib/api-schema.js';
-import { SPACE, tokenView, withSpace } from './response-schemas.js';
+import { SPACE, tokenView, withSpace } from '../lib/management-responses.js';
 
 type P = { spaceId: string };
 type PId = P & { tokenId: string };

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { saveMenuSchema } from '../management/schemas.js';
+import { saveMenuSchema } from '../lib/management-schemas.js';
 import type { AppServices } from '../app/services.js';
 import { deleteMenu, getAuthoredMenu, listAuthoredMenus, saveMenu } from './menu-ops.js';
 import { json, managementOperation, object, S } from '../lib/api-schema.js';
-import { deleted, SPACE, withSpace, WRITE_ERRORS } from '../management/response-schemas.js';
+import { deleted, SPACE, withSpace, WRITE_ERRORS } from '../lib/management-responses.js';
 import { authoredMenu } from './schemas.js';
 
 const MENU = withSpace({ key: "The menu's key." });

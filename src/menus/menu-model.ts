@@ -1,4 +1,4 @@
-import { at, isObject, KEY, type Problems } from '../bundle/problems.js';
+import { at, isObject, KEY, type Problems } from '../lib/problems.js';
 import { newId } from '../lib/ids.js';
 import { isSafeUrl } from '../redirects/redirect-model.js';
 

@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
-import { Problems } from '../bundle/problems.js';
+import { Problems } from '../lib/problems.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
-import { invalid, loadRefContext, requireSpace } from '../management/context.js';
-import { deleteDoc, getDoc, upsertDoc } from '../management/management-repo.js';
+import { invalid, loadRefContext, requireSpace } from '../content/context.js';
+import { deleteDoc, getDoc, upsertDoc } from '../store/management-repo.js';
 import { notFound } from '../errors/errors.js';
 import { listDocs } from '../store/authoring-repo.js';
 import { closeDoc, putDocVersion } from '../store/log-repo.js';
@@ -10,6 +10,7 @@ import type { Store } from '../store/open-store.js';
 import type { Database } from '../store/schema.js';
 import { withPublish } from '../content/publish-log.js';
 import { checkMenu, linkedEntries, type MenuDoc, normalizeMenu, withoutEntry } from './menu-model.js';
+import type { PublishHooks } from '../content/publish-hooks.js';
 
 /** Authored menus are `docs` rows of this kind (the bundle's `menus`); published ones `doc_versions` 'menu'. */
 const KIND = 'menus';
@@ -109,3 +110,9 @@ export async function notifyMenusLinking(
       await enqueueEvent(tx, spaceId, 'menu.updated', { key: doc.key, cv });
   }
 }
+
+/** Publishing's hook (src/content/publish-hooks.ts): `menu.updated` for menus linking pages that changed. */
+export const menuPublishHooks: PublishHooks = {
+  entriesPublished: ({ store, tx, spaceId, cv, affected }) =>
+    notifyMenusLinking(store, tx, spaceId, cv, affected),
+};

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
-import { PooledCounter } from '../cluster/pooled-limits.js';
+import { PooledCounter } from '../kv/pooled-limits.js';
 import type { RedisLink } from '../cluster/redis-link.js';
 import type { ClusterLink } from '../cluster/worker-pool.js';
 
@@ -72,7 +72,7 @@ function incrLocal(store: Store, key: string, max: number): LimitResult {
  * stores. With Redis the counters are shared (one Lua script: INCR and PEXPIRE), so the limit holds across
  * instances; while Redis is unreachable each instance counts locally, so the limit then holds per instance,
  * and the shared counters take over again by themselves when Redis is back. Without Redis, the workers of one
- * `folio serve` (`cluster`, WORKERS) share their counts through the primary (src/cluster/pooled-limits.ts).
+ * `folio serve` (`cluster`, WORKERS) share their counts through the primary (src/kv/pooled-limits.ts).
  */
 export function createLimiter(options: {
   max: number;

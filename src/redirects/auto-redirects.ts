@@ -11,13 +11,7 @@ import {
   putRedirects,
   type RedirectRow,
 } from './redirects-repo.js';
-
-/** A published page whose paths changed in a publish: its paths before (open version) and after. */
-export interface PathChange {
-  entryId: string;
-  before: Record<string, string>;
-  after: Record<string, string>;
-}
+import type { PathChange, PublishHooks } from '../content/publish-hooks.js';
 
 /** The old paths that become redirects: every locale whose path changed beyond case (spec 2.6 rule 1). */
 export function movedFrom(change: PathChange): { locale: string; from: string }[] {
@@ -121,3 +115,16 @@ export async function enqueueRedirectUpdated(
 ): Promise<void> {
   await enqueueEvent(tx, spaceId, 'redirect.updated', { cv });
 }
+
+/**
+ * Publishing's hook (src/content/publish-hooks.ts): automatic redirects from pages' old paths, 410s for deleted
+ * targets, and `redirect.updated` when what redirects deliver changed.
+ */
+export const redirectPublishHooks: PublishHooks = {
+  async entriesPublished({ tx, spaceId, cv, changes, deleted, affected, at }) {
+    const wrote = await recordPathChanges(tx, spaceId, cv, changes, at);
+    const gone = await markTargetsGone(tx, spaceId, cv, deleted);
+    if (wrote || gone || (await redirectsTarget(tx, spaceId, affected)))
+      await enqueueRedirectUpdated(tx, spaceId, cv);
+  },
+};

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { createRedirectSchema, updateRedirectSchema } from '../management/schemas.js';
+import { createRedirectSchema, updateRedirectSchema } from '../lib/management-schemas.js';
 import type { AppServices } from '../app/services.js';
 import { createRedirect, deleteRedirect, listRedirectViews, updateRedirect } from './redirect-ops.js';
 import { json, managementOperation, object, S } from '../lib/api-schema.js';
-import { deleted, SPACE, withSpace, WRITE_ERRORS } from '../management/response-schemas.js';
+import { deleted, SPACE, withSpace, WRITE_ERRORS } from '../lib/management-responses.js';
 import { redirectView } from './schemas.js';
 
 const REDIRECT = withSpace({ id: 'The redirect id (`rdr_…`).' });

@@ -1,5 +1,5 @@
 import { pathKey } from '../lib/path-key.js';
-import { at, isObject, type Problems } from '../bundle/problems.js';
+import { at, isObject, type Problems } from '../lib/problems.js';
 import type { RedirectRow } from './redirects-repo.js';
 
 /** A redirect as authored (bundle `redirects[]` and the management API; docs/bundle.md). */

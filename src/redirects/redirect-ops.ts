@@ -1,5 +1,5 @@
-import { Problems } from '../bundle/problems.js';
-import { invalid, loadRefContext, requireSpace } from '../management/context.js';
+import { Problems } from '../lib/problems.js';
+import { invalid, loadRefContext, requireSpace } from '../content/context.js';
 import { conflict, notFound } from '../errors/errors.js';
 import type { Store } from '../store/open-store.js';
 import { withPublish } from '../content/publish-log.js';

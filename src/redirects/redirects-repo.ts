@@ -255,30 +255,3 @@ export async function putRedirects(
       .execute();
   }
 }
-
-/**
- * Paths of entries as currently published (their open version), read inside a publish transaction before it
- * writes: the "before" of automatic redirects. Entries without an open version are absent.
- */
-export async function readOpenPaths(
-  store: Store,
-  db: Queryable,
-  spaceId: string,
-  entryIds: readonly string[],
-): Promise<Map<string, Record<string, string> | null>> {
-  const out = new Map<string, Record<string, string> | null>();
-  for (const ids of chunks([...new Set(entryIds)])) {
-    const rows = await db
-      .selectFrom('entry_versions')
-      .select(['entry_id', 'doc'])
-      .where('space_id', '=', spaceId)
-      .where('entry_id', 'in', ids)
-      .where('cv_to', 'is', null)
-      .execute();
-    for (const r of rows) {
-      const doc = store.dialect.parseJson<{ paths: Record<string, string> | null }>(r.doc);
-      out.set(r.entry_id, doc.paths);
-    }
-  }
-  return out;
-}

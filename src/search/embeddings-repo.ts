@@ -2,31 +2,7 @@ import { sql } from 'kysely';
 import type { EntrySnapshot } from '../content/model.js';
 import type { Store } from '../store/open-store.js';
 import type { Queryable } from '../store/spaces-repo.js';
-
-/** How far a space's semantic index is (migration 0015). */
-export interface SearchState {
-  model: string;
-  indexedCv: number;
-  prunedCv: number;
-  revision: number;
-  generation: number;
-}
-
-export async function readSearchState(db: Queryable, spaceId: string): Promise<SearchState | undefined> {
-  const row = await db
-    .selectFrom('search_state')
-    .selectAll()
-    .where('space_id', '=', spaceId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    model: row.model,
-    indexedCv: Number(row.indexed_cv),
-    prunedCv: Number(row.pruned_cv),
-    revision: Number(row.revision),
-    generation: Number(row.generation),
-  };
-}
+import { readSearchState } from '../store/search-state-repo.js';
 
 /**
  * Forgets a space's vectors and starts its index over for `model` (a new model re-embeds; a space whose AI was

@@ -12,10 +12,10 @@ import {
   type NewVector,
   pendingVersions,
   pruneVectors,
-  readSearchState,
   resetSearchIndex,
   vectorsByHash,
 } from './embeddings-repo.js';
+import { readSearchState } from '../store/search-state-repo.js';
 import { SEARCH_INDEX_JOB, queueSearchIndex } from './queue.js';
 import { chunkText, semanticTexts } from './search-text.js';
 import { packVector } from './vector-bytes.js';

@@ -1,5 +1,6 @@
 import type { Store } from '../store/open-store.js';
-import { closedSince, loadVectors, type SearchState } from './embeddings-repo.js';
+import { closedSince, loadVectors } from './embeddings-repo.js';
+import type { SearchState } from '../store/search-state-repo.js';
 import { unpackVector } from './vector-bytes.js';
 import { ExactVectorIndex, type VectorSearch } from './vector-index.js';
 

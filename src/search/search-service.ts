@@ -9,7 +9,7 @@ import { type DeliveredEntry, type Included, resolveEntries } from '../delivery/
 import { FolioError, invalidQuery, notFound, unavailable } from '../errors/errors.js';
 import { type Embedder, EmbedderUnavailable } from './embedder.js';
 import type { QueryQueue } from './query-queue.js';
-import { readSearchState } from './embeddings-repo.js';
+import { readSearchState } from '../store/search-state-repo.js';
 import { searchIndexesOf } from './search-indexes.js';
 import { chunkText, highlight, semanticTexts } from './search-text.js';
 

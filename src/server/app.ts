@@ -3,7 +3,7 @@ import type { AppDeps, AppServices } from '../app/services.js';
 import { imageRoutes } from '../assets/image-routes.js';
 import { registerScopeTable } from '../auth/route-scopes.js';
 import { TokenCache } from '../auth/token-cache.js';
-import { edgePlugin } from '../cluster/edge-plugin.js';
+import { edgePlugin } from './edge-plugin.js';
 import { listRoutes } from '../delivery/list/routes.js';
 import { deliveryRoutes } from '../delivery/routes.js';
 import { eraseRoutes } from '../forms/erase/routes.js';
@@ -13,11 +13,12 @@ import { formManagementRoutes } from '../forms/authoring/management-routes.js';
 import { formOverviewRoutes } from '../forms/overview/routes.js';
 import { formRoutes } from '../forms/submission/routes.js';
 import { inboxPlugin } from '../inbox/plugin.js';
-import { jobsPlugin } from '../jobs/plugin.js';
+import { jobsPlugin } from '../wiring/jobs-plugin.js';
+import { wireDomains } from '../wiring/publish.js';
 import { json, NO_SECURITY, object, S } from '../lib/api-schema.js';
 import { managementRoutes } from '../management/plugin.js';
 import { menuRoutes } from '../menus/routes.js';
-import { redirectRoutes } from '../redirects/routes.js';
+import { redirectRoutes } from '../delivery/redirect-routes.js';
 import { embedderFor } from '../search/embedder.js';
 import { searchRoutes } from '../search/routes.js';
 import { syncRoutes } from '../sync/routes.js';
@@ -32,6 +33,7 @@ import { registerOpenApi } from './openapi.js';
 
 /** Builds the HTTP app on top of opened resources; the caller owns (and closes) the store. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  wireDomains();
   const app = Fastify({
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy,

@@ -1,27 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type FolioError, invalidBody, methodNotAllowed, notFound } from '../errors/errors.js';
-import { toFolioError } from '../errors/from-fastify.js';
+import { invalidBody, methodNotAllowed, notFound } from '../errors/errors.js';
 import { abortDetails, clientWentAway } from '../lib/client-abort.js';
+import { sendErrorReply } from '../lib/error-reply.js';
 import { methodsAt } from '../lib/route-methods.js';
 import { inputGuard } from './input-guard.js';
-
-/**
- * Every error leaves as the 7.1 envelope, never stored by a cache. An error that says when to come back
- * (`details.retryAfter`, seconds: a 429, a full queue's 503) says it in `Retry-After` too (RFC 9110 10.2.3).
- */
-function sendError(reply: FastifyReply, err: FolioError): void {
-  const retryAfter = err.details?.retryAfter;
-  if (typeof retryAfter === 'number' && !reply.hasHeader('retry-after'))
-    reply.header('retry-after', String(retryAfter));
-  reply.status(err.status).header('cache-control', 'no-store').send(err.toBody());
-}
 
 /**
  * Fastify's `frameworkErrors` option: errors raised while routing, before any route runs (an undecodable path,
  * an over-long path segment). Without it Fastify answers these with its own body, outside the envelope.
  */
-export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  sendError(reply, toFolioError(err));
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  sendErrorReply(request, reply, err);
 }
 
 /**
@@ -33,13 +22,13 @@ function answerUnrouted(request: FastifyRequest, reply: FastifyReply): void {
   const path = request.url.split('?', 1)[0] ?? '';
   const allowed = methodsAt(request.server, request.url);
   if (allowed.length === 0 || allowed.includes(request.method)) {
-    sendError(reply, notFound(`No route for ${request.method} ${path}.`));
+    sendErrorReply(request, reply, notFound(`No route for ${request.method} ${path}.`));
     return;
   }
   const allow = allowed.join(', ');
   reply.header('allow', allow);
   const message = `${request.method} is not served on ${path}; use ${allow}.`;
-  sendError(reply, methodNotAllowed(message, { details: { allow: allowed } }));
+  sendErrorReply(request, reply, methodNotAllowed(message, { details: { allow: allowed } }));
 }
 
 /**
@@ -47,18 +36,15 @@ function answerUnrouted(request: FastifyRequest, reply: FastifyReply): void {
  * path and the wrong method, RFC 9110 15.5.6) and the input guard, all on the root so every route has them.
  */
 export function registerErrorHandlers(app: FastifyInstance): void {
+  // The root of every scope's error handler: scoped ones throw what is not their own, and it lands here.
   app.setErrorHandler((err, request, reply) => {
     if (clientWentAway(request, err)) {
       // The client closed the connection mid-body (a cancelled asset upload): its doing, logged without a stack.
       request.log.info({ url: request.url, ...abortDetails(err) }, 'request aborted by the client');
-      sendError(reply, invalidBody('The request was aborted.'));
+      sendErrorReply(request, reply, invalidBody('The request was aborted.'));
       return;
     }
-    const folio = toFolioError(err as Error);
-    // An unreachable store is logged once by the cv poll (src/cluster/cv-fanout.ts), not once per request.
-    if (folio.status >= 500 && folio.code !== 'unavailable') request.log.error({ err }, 'request failed');
-    if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-    sendError(reply, folio);
+    sendErrorReply(request, reply, err);
   });
   // Before anything else runs for a request no route serves (rate limits, body parsing); callback style, so a
   // routed request pays one property read and no promise.

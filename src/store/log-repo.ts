@@ -4,6 +4,7 @@ import { pathKey } from '../lib/path-key.js';
 import { bulkInsert } from './bulk-insert.js';
 import type { Store } from './open-store.js';
 import type { Database } from './schema.js';
+import type { Queryable } from './spaces-repo.js';
 
 type Versioned = 'entry_versions' | 'doc_versions' | 'entry_paths';
 
@@ -60,7 +61,8 @@ export async function readDocsAt<T>(
   keys: readonly string[] | 'all',
   cv: number,
 ): Promise<Map<string, T>> {
-  // Before building the query: most delivered entries name no asset, and a Kysely builder costs ~15 µs.
+  // Before building the query: most delivered entries name no asset, and building a Kysely query is not free
+  // (docs/operations.md, "Figures behind the code").
   if (keys !== 'all' && keys.length === 0) return new Map();
   let query = store.db
     .selectFrom('doc_versions')
@@ -241,4 +243,37 @@ export async function pruneBefore(tx: Transaction<Database>, spaceId: string, mi
     await tx.deleteFrom(table).where('space_id', '=', spaceId).where('cv_to', '<=', minCv).execute();
   }
   await tx.updateTable('spaces').set({ min_cv: minCv }).where('id', '=', spaceId).execute();
+}
+
+const inChunks = <T>(items: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+/**
+ * Paths of entries as currently published (their open version), read inside a publish transaction before it
+ * writes: the "before" of automatic redirects. Entries without an open version are absent.
+ */
+export async function readOpenPaths(
+  store: Store,
+  db: Queryable,
+  spaceId: string,
+  entryIds: readonly string[],
+): Promise<Map<string, Record<string, string> | null>> {
+  const out = new Map<string, Record<string, string> | null>();
+  for (const ids of inChunks([...new Set(entryIds)], 500)) {
+    const rows = await db
+      .selectFrom('entry_versions')
+      .select(['entry_id', 'doc'])
+      .where('space_id', '=', spaceId)
+      .where('entry_id', 'in', ids)
+      .where('cv_to', 'is', null)
+      .execute();
+    for (const r of rows) {
+      const doc = store.dialect.parseJson<{ paths: Record<string, string> | null }>(r.doc);
+      out.set(r.entry_id, doc.paths);
+    }
+  }
+  return out;
 }

@@ -52,3 +52,15 @@ export async function bumpCv(tx: Transaction<Database>, spaceId: string): Promis
   if (!row) throw new Error(`space ${spaceId} does not exist`);
   return Number(row.cv);
 }
+
+/** The space's oldest cv kept (`min_cv`), read in a publish's transaction; undefined when the space is gone. */
+export async function readMinCv(db: Queryable, spaceId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('spaces').select('min_cv').where('id', '=', spaceId).executeTakeFirst();
+  return row ? Number(row.min_cv) : undefined;
+}
+
+/** The space's raw settings (JSON text or object, as the engine returns it), read in the caller's transaction. */
+export async function readRawSettings(db: Queryable, spaceId: string): Promise<unknown> {
+  const row = await db.selectFrom('spaces').select('settings').where('id', '=', spaceId).executeTakeFirst();
+  return row?.settings;
+}

@@ -145,8 +145,8 @@ function contentOf(store: Store, source: LogSource, row: Record<string, unknown>
     return JSON.stringify([locale, from_path, to_entry, to_url, Number(status)]);
   }
   // As stored, not re-serialised: SQLite keeps the JSON text this service wrote (one writer, one key order), and
-  // node-postgres parses jsonb, whose keys come back in jsonb's own fixed order. Sorting keys here cost 200 ms
-  // for a thousand changed entries.
+  // node-postgres parses jsonb, whose keys come back in jsonb's own fixed order. Sorting keys here was slow on a
+  // page of many changed entries (docs/operations.md, "Figures behind the code").
   return typeof row.doc === 'string' ? row.doc : JSON.stringify(row.doc);
 }
 

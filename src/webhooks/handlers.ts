@@ -5,7 +5,7 @@ import { jobsEnqueued } from '../jobs/wakeup.js';
 import type { Store } from '../store/open-store.js';
 import { withEventKeys } from './event-keys.js';
 import { subscribes } from './events.js';
-import { postJson } from './send.js';
+import { postJson } from '../outbound/send.js';
 import { signPayload } from './signing.js';
 import { eventAsSent } from './submitted-event.js';
 import { disableWebhook, getWebhook, listWebhooks, recordDelivery } from './webhooks-repo.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ScopeRule } from '../auth/route-scopes.js';
 import type { TokenRow } from '../store/tokens-repo.js';
 import { unauthorized } from '../errors/errors.js';
-import { createWebhookSchema, updateWebhookSchema } from '../management/schemas.js';
+import { createWebhookSchema, updateWebhookSchema } from '../lib/management-schemas.js';
 import type { AppServices } from '../app/services.js';
 import {
   createWebhook,
@@ -14,7 +14,7 @@ import {
   type WebhookOpsDeps,
 } from './webhook-ops.js';
 import { json, managementOperation, object, S } from '../lib/api-schema.js';
-import { deleted, SPACE, withSpace, WRITE_ERRORS } from '../management/response-schemas.js';
+import { deleted, SPACE, withSpace, WRITE_ERRORS } from '../lib/management-responses.js';
 import { deliveryAttempt, webhookView } from './schemas.js';
 
 const WEBHOOK = withSpace({ id: 'The webhook endpoint id.' });

@@ -1,7 +1,7 @@
-import { at, isObject, type Problems } from '../bundle/problems.js';
+import { at, isObject, type Problems } from '../lib/problems.js';
 import { EVENT_TYPES } from './events.js';
 import { isValidSecret } from './signing.js';
-import { webhookUrlProblem } from './target.js';
+import { webhookUrlProblem } from '../outbound/target.js';
 import type { WebhookRow } from './webhooks-repo.js';
 
 /** A webhook endpoint as in a bundle (`webhooks[]`); the secret is generated when left out. */

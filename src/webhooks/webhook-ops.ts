@@ -1,8 +1,8 @@
 import { recordActivity } from '../activity/activity-repo.js';
 import { requireRoutingScope } from '../auth/scopes.js';
-import { Problems } from '../bundle/problems.js';
+import { Problems } from '../lib/problems.js';
 import { newId } from '../lib/ids.js';
-import { invalid, requireSpace } from '../management/context.js';
+import { invalid, requireSpace } from '../content/context.js';
 import { notFound } from '../errors/errors.js';
 import type { Store } from '../store/open-store.js';
 import type { TokenRow } from '../store/tokens-repo.js';

@@ -39,8 +39,8 @@ function slotCondSql(dialect: StoreDialect, rows: RowsSource, cond: Cond): Sql |
   if (slot === null) return null;
   let col = ref(`r.${slot}`);
   // A number slot's index (migration 0017) is for walking in its order; as a filter's range it would look selective
-  // to SQLite's planner, which then picked it over the slot index that hands rows in publish order (0.09 → 6.4 ms a
-  // page). `+ 0` keeps it out of reach except for the walk itself.
+  // to SQLite's planner, which then picked it over the slot index that hands rows in publish order, many times
+  // slower a page (docs/operations.md, "Figures behind the code"). `+ 0` keeps it out of reach except for the walk.
   if (isNumSlot(slot) && rows.walk !== slot) col = sql`(${col} + 0)`;
   let pos: Sql;
   if (drivesRows(cond, rows.layout)) {

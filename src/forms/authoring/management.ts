@@ -9,7 +9,7 @@ import type { Store } from '../../store/open-store.js';
 import { withPublish } from '../../content/publish-log.js';
 import { getSpace, type SpaceRow } from '../../store/spaces-repo.js';
 import { hasUnstorableText } from '../submission/controls.js';
-import { invalid } from '../../management/context.js';
+import { invalid } from '../../content/context.js';
 import { validateFormDefinition } from '../definition/index.js';
 import {
   deleteAuthoredForm,

@@ -4,7 +4,7 @@ import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
 import { single } from '../../delivery/params.js';
 import type { AppServices } from '../../app/services.js';
 import { invalidQuery, notFound, rateLimited } from '../../errors/errors.js';
-import { attachmentDisposition } from '../inbox/file-routes.js';
+import { attachmentDisposition } from '../../files/disposition.js';
 import { applyInboxFilter, parseInboxFilter } from '../inbox/filter.js';
 import { hasFormOrSubmissions } from '../authoring/management.js';
 import { prepareExport } from './export-submissions.js';

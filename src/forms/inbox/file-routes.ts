@@ -5,6 +5,7 @@ import { managementAuth } from '../../auth/management-auth.js';
 import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
 import type { AppServices } from '../../app/services.js';
 import { forbidden, notFound } from '../../errors/errors.js';
+import { attachmentDisposition } from '../../files/disposition.js';
 import { deriveKey } from '../../store/secrets-repo.js';
 import { readSubmissionUpload } from '../uploads/uploads-repo.js';
 import { json, MANAGEMENT_SECURITY, media, queryParams } from '../../lib/api-schema.js';
@@ -14,16 +15,6 @@ type Params = { spaceId: string; key: string; submissionId: string; uploadId: st
 
 /** How long a signed download link works: long enough to click, too short to forward usefully. */
 export const FILE_LINK_SECONDS = 10 * 60;
-
-/** `filename*` of RFC 6266 / RFC 8187, with a plain ASCII `filename` beside it for old clients. */
-export function attachmentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
 
 /** The HMAC of one file and an expiry time, under a key derived for file links only. */
 export function fileLinkSignature(key: Buffer, p: Params, expires: number): string {

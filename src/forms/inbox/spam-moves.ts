@@ -15,12 +15,8 @@ import {
   moveToSpam,
   takeCapacity,
 } from './inbox-repo.js';
-
-const DAY = 86_400_000;
-/** spec 3.2 / 8: the spam folder's retention. The same numbers as submit.ts, which stores new submissions. */
-export const SPAM_RETENTION_DAYS = 30;
-/** spec 2.12 `retentionDays` default; also used for a deleted form, whose settings are gone. */
-export const DEFAULT_RETENTION_DAYS = 365;
+import { DAY_MS } from '../../lib/time.js';
+import { DEFAULT_RETENTION_DAYS, SPAM_RETENTION_DAYS } from '../retention/periods.js';
 
 export async function moveToSpamFolder(
   s: SweepTx,
@@ -30,7 +26,7 @@ export async function moveToSpamFolder(
 ): Promise<number> {
   const moving = rows.filter((r) => r.folder === 'inbox');
   if (moving.length === 0) return 0;
-  const spamUntil = new Date(now.getTime() + SPAM_RETENTION_DAYS * DAY).toISOString();
+  const spamUntil = new Date(now.getTime() + SPAM_RETENTION_DAYS * DAY_MS).toISOString();
   await moveToSpam(
     s.tx,
     moving.map((r) => r.id),
@@ -59,7 +55,7 @@ export async function moveFromSpam(
   // Rows come oldest first: the earliest submissions take the places left.
   const moving = candidates.slice(0, granted);
   for (const r of moving) {
-    const deleteAfter = new Date(Date.parse(r.createdAt) + settings.retentionDays * DAY).toISOString();
+    const deleteAfter = new Date(Date.parse(r.createdAt) + settings.retentionDays * DAY_MS).toISOString();
     await moveToInbox(s.tx, r.id, deleteAfter, now.toISOString());
   }
   return { count: moving.length, skipped: candidates.length - moving.length };

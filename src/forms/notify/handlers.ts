@@ -7,7 +7,7 @@ import type { ClaimedJob } from '../../jobs/jobs-repo.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/runner.js';
 import type { Config } from '../../config/config.js';
 import type { Store } from '../../store/open-store.js';
-import { postJson } from '../../webhooks/send.js';
+import { postJson } from '../../outbound/send.js';
 import { submissionAnswers } from './answers.js';
 import { chatMessage } from './chat-message.js';
 import { confirmationEmail } from './confirmation-email.js';

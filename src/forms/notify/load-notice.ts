@@ -8,6 +8,7 @@ import { PermanentJobError } from '../../jobs/runner.js';
 import type { Store } from '../../store/open-store.js';
 import { getSpace, type SpaceRow } from '../../store/spaces-repo.js';
 import type { NotifyJob } from './jobs.js';
+import { readFiles, readSubmissionRow } from './notice-repo.js';
 
 export interface NoticeSubmission {
   id: string;
@@ -69,12 +70,7 @@ async function readSubmission(
   spaceId: string,
   job: NotifyJob,
 ): Promise<NoticeSubmission | null> {
-  const row = await store.db
-    .selectFrom('submissions')
-    .select(['id', 'form_key', 'folder', 'values', 'page', 'locale', 'created_at'])
-    .where('space_id', '=', spaceId)
-    .where('id', '=', job.submissionId)
-    .executeTakeFirst();
+  const row = await readSubmissionRow(store, spaceId, job.submissionId);
   // Spam is never notified; a submission of another form under this id is not the one the job was made for.
   if (!row || row.folder !== 'inbox' || row.form_key !== job.formKey) return null;
   const values: unknown = store.dialect.parseJson<unknown>(row.values);
@@ -88,20 +84,4 @@ async function readSubmission(
     locale: row.locale,
     createdAt: row.created_at,
   };
-}
-
-async function readFiles(
-  store: Store,
-  spaceId: string,
-  submissionId: string,
-): Promise<Map<string, NoticeFile>> {
-  const rows = await store.db
-    .selectFrom('uploads')
-    .select(['id', 'name', 'size'])
-    .where('space_id', '=', spaceId)
-    .where('submission_id', '=', submissionId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return new Map(rows.map((r) => [r.id, { name: r.name, size: Number(r.size) }]));
 }

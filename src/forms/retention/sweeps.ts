@@ -1,5 +1,5 @@
 // Retention (spec 3.2, 3.3, 8): expired submissions go with their notes, files, mail files and outbox rows, unclaimed
-// uploads after one day. Run about hourly by the job runner (src/jobs/worker.ts) and once by `folio sweep` (cron).
+// uploads after one day. Run about hourly by the job runner (src/wiring/jobs.ts) and once by `folio sweep` (cron).
 
 import type { BlobStore } from '../../blobs/blob-store.js';
 import { deleteMailFiles, mailFilesBySubmission, removeMailFiles } from '../notify/mail-files.js';

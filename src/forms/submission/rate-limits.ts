@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { type Kv, MemoryKv } from '../kv.js';
+import { type Kv, MemoryKv } from '../../kv/kv.js';
 
 const MINUTE = 60_000;
 

@@ -3,12 +3,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { rejectUnknown } from '../../delivery/params.js';
 import type { AppServices } from '../../app/services.js';
 import { toFolioError } from '../../errors/from-fastify.js';
+import { prepareErrorReply } from '../../lib/error-reply.js';
 import { rateLimited, unsupportedMediaType } from '../../errors/errors.js';
 import { deriveKey } from '../../store/secrets-repo.js';
 import { registerSubmissionParsers, type SubmissionBody } from './body-parsers.js';
 import { formByKey } from '../delivery/deliver-service.js';
 import { FormSource } from '../delivery/form-source.js';
-import { type Kv, MemoryKv, PooledKv, RedisKv } from '../kv.js';
+import { type Kv, MemoryKv, PooledKv, RedisKv } from '../../kv/kv.js';
 import { workerLink } from '../../cluster/worker-pool.js';
 import { FormLimits } from './rate-limits.js';
 import {
@@ -195,22 +196,20 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
  */
 function submissionErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const folio = toFolioError(err);
-  if (folio.status >= 500) request.log.error({ err }, 'request failed');
-  reply.header('cache-control', 'no-store');
-  if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
   const body = request.body as SubmissionBody | undefined;
   const origins = request.deliveryToken?.origins ?? [];
-  if (body !== undefined && isPlainHtmlPost(request)) {
-    const target = errorRedirect(body, header(request, 'referer'), origins, folio.code);
-    if (target !== null) return reply.redirect(target, 303);
-  }
-  if (wantsHtmlPage(request)) {
-    const fields = (folio.details?.fields ?? {}) as Record<string, { message?: string }>;
-    const items = Object.entries(fields).map(([key, e]) => `${key}: ${e.message ?? ''}`);
-    return reply
-      .status(folio.status)
-      .headers(HTML_PAGE_HEADERS)
-      .send(htmlPage({ title: 'The form was not sent', message: folio.message, items }));
-  }
-  return reply.status(folio.status).send(folio.toBody());
+  const target =
+    body !== undefined && isPlainHtmlPost(request)
+      ? errorRedirect(body, header(request, 'referer'), origins, folio.code)
+      : null;
+  // Everything else answers as every route does: Fastify hands it to the root's handler (src/lib/error-reply.ts).
+  if (target === null && !wantsHtmlPage(request)) throw err;
+  prepareErrorReply(request, reply, folio);
+  if (target !== null) return reply.redirect(target, 303);
+  const fields = (folio.details?.fields ?? {}) as Record<string, { message?: string }>;
+  const items = Object.entries(fields).map(([key, e]) => `${key}: ${e.message ?? ''}`);
+  return reply
+    .status(folio.status)
+    .headers(HTML_PAGE_HEADERS)
+    .send(htmlPage({ title: 'The form was not sent', message: folio.message, items }));
 }

@@ -56,11 +56,8 @@ import {
 import type { TurnstileVerifier } from './turnstile.js';
 import type { FieldError } from '../rules/codes.js';
 import { type FileValue, claimSubmissionUploads, fileValuesOf, uploadProblems } from '../uploads/claims.js';
-
-const DAY = 86_400_000;
-/** spec 2.12 / 3.2 / 8. */
-const DEFAULT_RETENTION_DAYS = 365;
-const SPAM_RETENTION_DAYS = 30;
+import { DAY_MS } from '../../lib/time.js';
+import { DEFAULT_RETENTION_DAYS, SPAM_RETENTION_DAYS } from '../retention/periods.js';
 
 export interface SubmitDeps {
   store: Store;
@@ -128,7 +125,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
       values: rawFieldValues(req.body, def.fields),
       consent: {},
       uniqueKey: null,
-      deleteAfter: new Date(req.now.getTime() + SPAM_RETENTION_DAYS * DAY).toISOString(),
+      deleteAfter: new Date(req.now.getTime() + SPAM_RETENTION_DAYS * DAY_MS).toISOString(),
     };
     // Its addresses too: erase reaches the spam folder (spec 4.5).
     await deps.store.db.transaction().execute(async (tx) => {
@@ -173,7 +170,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     // Issue 28 item 5: one visitor, one identity; case, fullwidth forms and invisible characters make no new one.
     uniqueKey: typeof unique === 'string' ? normalizeEmail(unique) : null,
     deleteAfter: new Date(
-      req.now.getTime() + (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY,
+      req.now.getTime() + (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS,
     ).toISOString(),
   };
   await store(deps, ctx, stored, files);

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Kv } from '../kv.js';
+import type { Kv } from '../../kv/kv.js';
 
 /**
  * Cloudflare's documented test secrets (developers.cloudflare.com/turnstile/troubleshooting/testing/). They are

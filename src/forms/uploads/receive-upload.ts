@@ -26,8 +26,8 @@ import { fieldError, type FieldError } from '../rules/codes.js';
 import { type FormField, usesTurnstile } from '../rules/index.js';
 import { checkStatus } from '../submission/submit.js';
 import type { TurnstileVerifier } from '../submission/turnstile.js';
-import { type ContentSniffer, acceptsSniffed } from './sniff.js';
-import { FileTooLarge, SniffingLimit } from './sniff-stream.js';
+import { type ContentSniffer, acceptsSniffed } from '../../files/sniff.js';
+import { FileTooLarge, SniffingLimit } from '../../files/sniff-stream.js';
 import { completeUpload, deleteUploadRow, insertPendingUpload } from './uploads-repo.js';
 
 /** spec 8: a file is at most 10 MB. */

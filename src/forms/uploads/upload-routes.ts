@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
-import type { FastifyError, FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyError, FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { rejectUnknown } from '../../delivery/params.js';
-import { toFolioError } from '../../errors/from-fastify.js';
 import { invalidBody, unsupportedMediaType } from '../../errors/errors.js';
 import { abortDetails, clientWentAway } from '../../lib/client-abort.js';
 import { multipartFailure, multipartParts } from '../../lib/multipart-parts.js';
@@ -58,23 +57,18 @@ export async function uploadRoutes(app: FastifyInstance, opts: UploadRouteOption
       headerPairs: 50,
     },
   });
-  app.setErrorHandler((err: FastifyError, request, reply: FastifyReply) => {
+  // Only what is the upload's own: a cancelled upload and multipart's failures. The rest, and the reply itself,
+  // go to the root's handler (src/lib/error-reply.ts), to which Fastify hands what this one throws.
+  app.setErrorHandler((err: FastifyError, request) => {
     if (clientWentAway(request, err)) {
       // A visitor who cancels an upload is no failure of ours: no stack, no error line (the bytes are discarded).
       request.log.info({ url: request.url, ...abortDetails(err) }, 'upload aborted by the client');
-      return reply
-        .status(400)
-        .header('cache-control', 'no-store')
-        .send(invalidBody('The upload was aborted.').toBody());
+      throw invalidBody('The upload was aborted.');
     }
     const code = typeof err.code === 'string' ? err.code : '';
-    const folio =
-      code.startsWith('FST_') && code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !code.startsWith('FST_ERR_')
-        ? multipartFailure(err, UPLOAD_MESSAGES)
-        : toFolioError(err);
-    if (folio.status >= 500) request.log.error({ err }, 'upload failed');
-    if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-    return reply.status(folio.status).header('cache-control', 'no-store').send(folio.toBody());
+    if (code.startsWith('FST_') && code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !code.startsWith('FST_ERR_'))
+      throw multipartFailure(err, UPLOAD_MESSAGES);
+    throw err;
   });
 
   app.post<{ Params: Params; Querystring: Record<string, unknown> }>(

@@ -13,10 +13,10 @@ import type pg from 'pg';
  * Named prepared statements for the hot fixed-shape reads on PostgreSQL (issue 17).
  *
  * Kysely sends every query as an unnamed statement, which PostgreSQL parses and plans on each execution. For the
- * small reads of uncached delivery that planning is most of the statement's cost: by-path's join plans in 0.3–0.8 ms
- * and runs in 0.05 ms. A named statement is parsed once per connection, and after five executions PostgreSQL keeps a
- * generic plan when it costs no more than the custom ones (measured: the by-path statement 468 generic plans of 473;
- * a list page statement, whose plan depends on its values, stayed on custom plans, so lists are not marked).
+ * small reads of uncached delivery that planning is most of the statement's cost (docs/operations.md, "Figures
+ * behind the code"). A named statement is parsed once per connection, and after five executions PostgreSQL keeps a
+ * generic plan when it costs no more than the custom ones (the by-path statement nearly always did; a list page
+ * statement, whose plan depends on its values, stayed on custom plans, so lists are not marked).
  *
  * Only statements marked with `prepared()` are named, by a hash of their text: each distinct text stays prepared on
  * every connection for the connection's life, so mark only statements with a bounded number of texts (values are
@@ -25,7 +25,7 @@ import type pg from 'pg';
  * `preparedShape()` marks statements whose text follows a request's shape (a list's filters and sort: many texts,
  * each repeated): a connection keeps the 64 it used last and deallocates the one that falls out. Connections with
  * named statements plan them generically (`plan_cache_mode = force_generic_plan`): PostgreSQL kept custom plans for
- * list statements, planning each execution again (0.15–0.5 ms of planning beside 0.05–0.1 ms of execution), while
+ * list statements, planning each execution again (planning took longer than executing), while
  * the list_rows statements this is for have one good plan whatever the values: their SQL already says which index
  * drives (list-sources-repo.ts). Measured generic against custom on 100k posts: no statement slower.
  */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acceptsSniffed, sniffBytes } from '../../../../src/forms/uploads/sniff.js';
-import { displayName, fileLimitOf } from '../../../../src/forms/uploads/receive-upload.js';
+import { acceptsSniffed, sniffBytes } from '../../../src/files/sniff.js';
+import { displayName, fileLimitOf } from '../../../src/forms/uploads/receive-upload.js';
 
 const sniff = (text: string | Buffer, declared = 'application/octet-stream') =>
   sniffBytes(typeof text === 'string' ? Buffer.from(text) : text, declared);

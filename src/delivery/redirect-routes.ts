@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
-import { rejectUnknown } from '../delivery/params.js';
-import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
+import { deliveryDepsOf, openScope } from './delivery-service.js';
+import { rejectUnknown } from './params.js';
+import { cacheHeaders, cdnTag } from './cache-headers.js';
 import type { AppServices } from '../app/services.js';
-import { redirectsFor } from './resolve-redirects.js';
-import { deliveryJson, LOCALE_CV_QUERY, NOT_MODIFIED, SPACE_PARAMS } from '../delivery/schemas.js';
+import { redirectsFor } from '../redirects/resolve-redirects.js';
+import { deliveryJson, LOCALE_CV_QUERY, NOT_MODIFIED, SPACE_PARAMS } from './schemas.js';
 import { deliveryRead, queryParams } from '../lib/api-schema.js';
-import { deliveredRedirects } from './schemas.js';
+import { deliveredRedirects } from '../redirects/schemas.js';
 
 const redirectsSchema = deliveryRead({
   summary: 'Every redirect of a locale, targets resolved',

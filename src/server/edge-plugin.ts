@@ -11,10 +11,10 @@ import { createLimiter } from '../ratelimit/token-limiter.js';
 import type { AppServices } from '../app/services.js';
 import { deriveKey } from '../store/secrets-repo.js';
 import { getSpace } from '../store/spaces-repo.js';
-import { CvFanout } from './cv-fanout.js';
-import { RedisLink } from './redis-link.js';
-import { attachSpaceDirectory, SpaceDirectory } from './space-directory.js';
-import { workerLink } from './worker-pool.js';
+import { CvFanout } from '../cluster/cv-fanout.js';
+import { RedisLink } from '../cluster/redis-link.js';
+import { attachSpaceDirectory, SpaceDirectory } from '../cluster/space-directory.js';
+import { workerLink } from '../cluster/worker-pool.js';
 
 /** What the edge holds, for operators' tooling and tests (`app.folioEdge`). */
 export interface Edge {

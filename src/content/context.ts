@@ -1,11 +1,11 @@
-import { type Problem, Problems } from '../bundle/problems.js';
+import { type Problem, Problems } from '../lib/problems.js';
 import type { FieldContext } from '../bundle/validate-fields.js';
-import { hasPaths, type ContentTypeDef } from '../content/model.js';
+import { hasPaths, type ContentTypeDef } from './model.js';
 import { type FolioError, notFound, validationFailed } from '../errors/errors.js';
 import { listDocs, listTypes } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace, type Queryable, type SpaceRow } from '../store/spaces-repo.js';
-import { assetIds, entryTypes } from './management-repo.js';
+import { assetIds, entryTypes } from '../store/management-repo.js';
 
 export async function requireSpace(store: Store, spaceId: string): Promise<SpaceRow> {
   const space = await getSpace(store, spaceId);

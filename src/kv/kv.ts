@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
-import { POOLED_WINDOW_MS, PooledCounter } from '../cluster/pooled-limits.js';
+import { POOLED_WINDOW_MS, PooledCounter } from './pooled-limits.js';
 import type { ClusterLink } from '../cluster/worker-pool.js';
 
 /**
@@ -54,7 +54,7 @@ export class MemoryKv implements Kv {
 
 /**
  * The workers of one `folio serve` without Redis (`WORKERS`): counters of one-minute windows shared through the
- * primary (src/cluster/pooled-limits.ts: each worker decides on its own count plus the others' last sum, synced every
+ * primary (src/kv/pooled-limits.ts: each worker decides on its own count plus the others' last sum, synced every
  * 100 ms), so the form limits hold across workers as the delivery limit does. Windows of another length, and the
  * single-use keys, stay in this worker (Turnstile's siteverify refuses a reused token anyway).
  */

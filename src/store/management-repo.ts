@@ -1,5 +1,5 @@
-import type { Store } from '../store/open-store.js';
-import type { Queryable } from '../store/spaces-repo.js';
+import type { Store } from './open-store.js';
+import type { Queryable } from './spaces-repo.js';
 
 /** Authoring documents one at a time (menus, lists, releases), beside authoring-repo's bulk `putDocs`. */
 export async function getDoc<T>(

@@ -3,6 +3,7 @@ import { deleteActivityBefore } from '../activity/activity-repo.js';
 import { sweepDerivedImages } from '../assets/derived-images.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 import type { Config } from '../config/config.js';
+import { DAY_MS } from '../lib/time.js';
 import type { Store } from '../store/open-store.js';
 import { listJobHandlers } from '../delivery/list/list-jobs.js';
 import { type Embedder, embedderFor } from '../search/embedder.js';
@@ -10,7 +11,7 @@ import { searchJobHandlers } from '../search/indexer.js';
 import { notifyJobHandlers } from '../forms/notify/handlers.js';
 import { webhookJobHandlers } from '../webhooks/handlers.js';
 import { deleteDeliveriesBefore } from '../webhooks/webhooks-repo.js';
-import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from './runner.js';
+import { type JobHandler, JobRunner, type RunnerLog, type RunnerOptions } from '../jobs/runner.js';
 
 export interface WorkerDeps {
   store: Store;
@@ -39,8 +40,7 @@ export function buildJobHandlers(deps: WorkerDeps): Map<string, JobHandler> {
 }
 
 /** Delivery attempts are kept 30 days (enough to debug an endpoint; the table would grow without bound). */
-const KEEP_DELIVERIES_MS = 30 * 24 * 60 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
+const KEEP_DELIVERIES_MS = 30 * DAY_MS;
 
 /** A runner with every domain's handlers (`folio serve` in-process, `folio worker`, tests with options). */
 export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions> = {}): JobRunner {

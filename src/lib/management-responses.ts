@@ -3,8 +3,8 @@
  * document; the request bodies are schemas.ts (checked strictly by the management scope). Replies are sent as
  * built: these schemas describe them (src/lib/api-schema.ts).
  */
-import { BODY_ERRORS, type ErrorCodes, object, pathParams, S, SPACE_ID } from '../lib/api-schema.js';
-import { SCOPES } from '../lib/scope-names.js';
+import { BODY_ERRORS, type ErrorCodes, object, pathParams, S, SPACE_ID } from './api-schema.js';
+import { SCOPES } from './scope-names.js';
 
 export const SPACE = pathParams({ spaceId: SPACE_ID });
 export const withSpace = (params: Record<string, string>) => pathParams({ spaceId: SPACE_ID, ...params });

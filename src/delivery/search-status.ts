@@ -1,6 +1,6 @@
 import type { SpaceRow } from '../store/spaces-repo.js';
 import type { Store } from '../store/open-store.js';
-import { readSearchState } from './embeddings-repo.js';
+import { readSearchState } from '../store/search-state-repo.js';
 
 /** `/status`'s `search` member: whether the semantic index is complete for the current cv (issue 13). */
 export async function searchStatus(

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { ClusterLink, RateCounts } from './worker-pool.js';
+import type { ClusterLink, RateCounts } from '../cluster/worker-pool.js';
 
 /**
  * Rate limits shared by the workers of one `folio serve` without Redis (`WORKERS`, docs/operations.md "Workers").
@@ -13,7 +13,7 @@ export const SYNC_MS = 100;
 const WINDOW_MS = 60_000;
 /**
  * Keys tracked (tokens, and hashed visitors and forms: a flood of distinct visitors must not grow memory); past it
- * the least recently counted is forgotten, as the in-memory limits do (src/forms/kv.ts MemoryKv).
+ * the least recently counted is forgotten, as the in-memory limits do (src/kv/kv.ts MemoryKv).
  */
 const MAX_KEYS = 100_000;
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppServices } from '../app/services.js';
-import type { JobRunner } from './runner.js';
+import type { JobRunner } from '../jobs/runner.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
-import { createJobRunner } from './worker.js';
+import { createJobRunner } from './jobs.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
