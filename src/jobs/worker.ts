@@ -46,6 +46,7 @@ const DAY_MS = 24 * 60 * 60_000;
 export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions> = {}): JobRunner {
   return new JobRunner(deps.store, {
     leaseMs: deps.config.jobLeaseSeconds * 1000,
+    ...(deps.config.jobConcurrency === undefined ? {} : { concurrency: deps.config.jobConcurrency }),
     handlers: buildJobHandlers(deps),
     sweeps: [
       (now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS)),

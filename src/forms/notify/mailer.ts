@@ -44,7 +44,9 @@ const SMTP_TIMEOUTS = {
 } as const;
 
 export function openMailer(mail: MailConfig): Mailer {
-  return mail.smtpUrl === null ? emlMailer(mail.outboxDir) : smtpMailer(mail.smtpUrl);
+  return mail.smtpUrl === null
+    ? emlMailer(mail.outboxDir)
+    : smtpMailer(mail.smtpUrl, mail.smtpConnections ?? DEFAULT_SMTP_CONNECTIONS);
 }
 
 /** One line for the `serve` banner: where mail goes (never the credentials of SMTP_URL). */
@@ -68,10 +70,18 @@ function composed(msg: MailMessage): SendMailOptions {
   };
 }
 
-function smtpMailer(smtpUrl: string): Mailer {
-  // Not pooled: a connection per message and none held between them, so an idle worker keeps no socket open.
+/** SMTP_CONNECTIONS' default: enough to keep up with a burst, few enough for any relay's per-client limit. */
+export const DEFAULT_SMTP_CONNECTIONS = 5;
+
+function smtpMailer(smtpUrl: string, maxConnections: number): Mailer {
+  // Pooled: up to `maxConnections` connections, each carrying many messages (a new TLS handshake per message
+  // made a burst of 200 submissions arrive 15–30 s late). An idle connection is closed by the socket timeout, so
+  // an idle worker holds no socket for long; nodemailer queues messages while every connection is busy.
   const transport = nodemailer.createTransport({
     url: smtpUrl,
+    pool: true,
+    maxConnections,
+    maxMessages: 100,
     ...SMTP_TIMEOUTS,
     disableFileAccess: true,
     disableUrlAccess: true,
