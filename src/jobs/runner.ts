@@ -113,7 +113,9 @@ export class JobRunner {
   private startJob(job: ClaimedJob): void {
     const done: Promise<void> = this.execute(job).finally(() => {
       this.inHand.delete(done);
-      this.nudge();
+      // Refill once half the slots are free, not after every job: a claim is a write, and one per job cost more
+      // than the jobs themselves under a burst (SQLite runs one statement at a time).
+      if (this.inHand.size <= this.concurrency / 2) this.nudge();
     });
     this.inHand.add(done);
   }
