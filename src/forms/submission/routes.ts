@@ -1,5 +1,6 @@
 import { cacheHeaders, cdnTag } from '../../delivery/cache-headers.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Store } from '../../store/open-store.js';
 import { rejectUnknown } from '../../delivery/params.js';
 import type { AppServices } from '../../app/services.js';
 import { toFolioError } from '../../errors/from-fastify.js';
@@ -14,11 +15,13 @@ import { FormLimits } from './rate-limits.js';
 import {
   HTML_PAGE_HEADERS,
   errorRedirect,
-  htmlPage,
   isPlainHtmlPost,
   successRedirect,
   wantsHtmlPage,
 } from './respond.js';
+import { DRAFT_CODES, keepDraft } from './drafts.js';
+import { draftRoutes } from './draft-routes.js';
+import { failurePage, fieldErrorsOf, pageWords, successPage } from './result-page.js';
 import { type SubmitDeps, submitForm } from './submit.js';
 import { TurnstileVerifier } from './turnstile.js';
 import { uploadRoutes } from '../uploads/upload-routes.js';
@@ -152,9 +155,11 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     clock,
   });
 
+  await app.register(draftRoutes, { store, clock });
+
   await app.register(async (scope) => {
     registerSubmissionParsers(scope);
-    scope.setErrorHandler(submissionErrorHandler);
+    scope.setErrorHandler(submissionErrorHandler({ store, forms, clock }));
     scope.post<{ Params: Params; Querystring: Query }>(
       '/v1/:spaceId/forms/:key/submissions',
       { config: { delivery: 'form' }, preHandler: limit, schema: submitSchema },
@@ -178,9 +183,9 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
           const target = successRedirect(body, request.deliveryToken?.origins ?? []);
           if (target !== null) return reply.redirect(target, 303);
           if (wantsHtmlPage(request)) {
-            return reply
-              .headers(HTML_PAGE_HEADERS)
-              .send(htmlPage({ title: 'Thank you', message: result.successMessage }));
+            const { spaceId, key } = request.params;
+            const words = await pageWords({ store, forms }, spaceId, key, body.values);
+            return reply.headers(HTML_PAGE_HEADERS).send(successPage(words, result.successMessage));
           }
         }
         return result;
@@ -190,27 +195,42 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
 }
 
 /**
- * Errors of a submission answer like every error (spec 7.1), except for plain HTML posts: a 303 back to the
- * site with `?error=<code>` where the token allows it, else a minimal HTML page for browser navigations.
+ * Errors of a submission answer like every error (spec 7.1), except for plain HTML posts: a 303 back to the site
+ * with `?error=<code>` where the token allows it — plus `fields=<key>:<code>,…` for field errors and, when the
+ * visitor's values were kept, `draft=<id>` (issue 30 item 1; never a value in the URL) — else a minimal HTML page
+ * in the visitor's language for browser navigations.
  */
-function submissionErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const folio = toFolioError(err);
-  if (folio.status >= 500) request.log.error({ err }, 'request failed');
-  reply.header('cache-control', 'no-store');
-  if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-  const body = request.body as SubmissionBody | undefined;
-  const origins = request.deliveryToken?.origins ?? [];
-  if (body !== undefined && isPlainHtmlPost(request)) {
-    const target = errorRedirect(body, header(request, 'referer'), origins, folio.code);
-    if (target !== null) return reply.redirect(target, 303);
-  }
-  if (wantsHtmlPage(request)) {
-    const fields = (folio.details?.fields ?? {}) as Record<string, { message?: string }>;
-    const items = Object.entries(fields).map(([key, e]) => `${key}: ${e.message ?? ''}`);
-    return reply
-      .status(folio.status)
-      .headers(HTML_PAGE_HEADERS)
-      .send(htmlPage({ title: 'The form was not sent', message: folio.message, items }));
-  }
-  return reply.status(folio.status).send(folio.toBody());
+function submissionErrorHandler(deps: { store: Store; forms: FormSource; clock: () => Date }) {
+  return async (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const folio = toFolioError(err);
+    if (folio.status >= 500) request.log.error({ err }, 'request failed');
+    reply.header('cache-control', 'no-store');
+    if (folio.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    const body = request.body as SubmissionBody | undefined;
+    const origins = request.deliveryToken?.origins ?? [];
+    const { spaceId, key } = request.params as Params;
+    if (body !== undefined && isPlainHtmlPost(request)) {
+      const target = errorRedirect(body, header(request, 'referer'), origins, folio.code);
+      if (target !== null) {
+        const fields = Object.entries(fieldErrorsOf(folio)).map(([k, e]) => `${k}:${e.code}`);
+        if (fields.length > 0) target.searchParams.set('fields', fields.join(','));
+        const draft = DRAFT_CODES.has(folio.code)
+          ? await keepDraft(deps, { spaceId, formKey: key, body: body.values, now: deps.clock() }).catch(
+              (e: unknown) => void request.log.warn({ err: e }, 'forms: keeping a draft failed'),
+            )
+          : null;
+        if (typeof draft === 'string') target.searchParams.set('draft', draft);
+        return reply.redirect(target.href, 303);
+      }
+    }
+    if (wantsHtmlPage(request)) {
+      const words = await pageWords(deps, spaceId, key, body?.values);
+      const retry = Number(reply.getHeader('retry-after'));
+      return reply
+        .status(folio.status)
+        .headers(HTML_PAGE_HEADERS)
+        .send(failurePage(words, folio, Number.isFinite(retry) ? retry : null));
+    }
+    return reply.status(folio.status).send(folio.toBody());
+  };
 }
