@@ -20,15 +20,15 @@ export function isMessageCode(key: string): key is MessageCode {
 }
 
 /**
- * The catalog for a locale chain (the form's locale, then the space's fallbacks): the first locale with a catalog
- * of its own, else the first whose language has one (`de-CH` → `de`), else English.
+ * The catalog for a locale chain (the form's locale, then the space's fallbacks): the first locale with a catalog of
+ * its own or whose language has one (`de-CH` → `de`), else English.
  */
 export function catalogFor(chain: readonly string[]): { locale: string; catalog: Catalog } {
-  for (const code of chain)
-    if (Object.hasOwn(CATALOGS, code)) return { locale: code, catalog: CATALOGS[code] ?? EN };
   for (const code of chain) {
-    const language = code.split('-')[0]?.toLowerCase() ?? '';
-    if (Object.hasOwn(CATALOGS, language)) return { locale: language, catalog: CATALOGS[language] ?? EN };
+    for (const candidate of [code.toLowerCase(), code.split('-')[0]?.toLowerCase() ?? '']) {
+      const catalog = Object.hasOwn(CATALOGS, candidate) ? CATALOGS[candidate] : undefined;
+      if (catalog) return { locale: candidate, catalog };
+    }
   }
   return { locale: 'en', catalog: EN };
 }
