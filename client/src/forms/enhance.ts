@@ -66,6 +66,12 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
   if (done) return done;
   const config = readConfig(form);
   const def = config.form;
+  // With JavaScript, what needs it works: its notes go, its controls come on (issue 30 item 4).
+  for (const note of form.querySelectorAll(`[${DATA.noJs}]`)) note.remove();
+  for (const control of form.querySelectorAll<HTMLElement>(`[${DATA.needsJs}]`)) {
+    control.removeAttribute('disabled');
+    control.removeAttribute('hidden');
+  }
   const doc = form.ownerDocument;
   const view = doc.defaultView ?? window;
   // The catalog renderForm chose (the form's locale along the space's fallbacks), with the site's overrides.

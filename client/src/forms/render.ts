@@ -263,17 +263,40 @@ function honeypotHtml(form: DeliveredForm, prefix: string, messages: Messages | 
   );
 }
 
-function turnstileHtml(form: DeliveredForm, messages: Messages | undefined): string {
+function turnstileHtml(form: DeliveredForm): string {
   if (!form.turnstile || !form.turnstileSiteKey) return '';
   // `cf-turnstile` also lets Cloudflare's own script render it implicitly on pages without the enhancer.
-  return (
-    el('div', {
-      class: 'cf-turnstile folio-turnstile',
-      'data-sitekey': form.turnstileSiteKey,
-      [DATA.turnstile]: true,
-    }) +
-    `<noscript>${el('p', { class: 'folio-help' }, escapeHtml(text('turnstileNoScript', messages)))}</noscript>`
+  return el('div', {
+    class: 'cf-turnstile folio-turnstile',
+    'data-sitekey': form.turnstileSiteKey,
+    [DATA.turnstile]: true,
+  });
+}
+
+/**
+ * A form that cannot be sent without JavaScript (Turnstile's token, or a required file) renders, in place of its
+ * submit button, a note saying so; the button is there, disabled and hidden, for the enhancer to turn on
+ * (issue 30 item 4: no dead ends).
+ */
+function actionsHtml(form: DeliveredForm, messages: Messages): string {
+  const needsJs = form.turnstile || form.fields.some((f) => f.type === 'file' && f.required === true);
+  const button = el(
+    'button',
+    {
+      type: 'submit',
+      class: 'folio-submit',
+      ...(needsJs ? { disabled: true, hidden: true, [DATA.needsJs]: true } : {}),
+    },
+    escapeHtml(text('submit', messages)),
   );
+  const note = needsJs
+    ? el(
+        'p',
+        { class: 'folio-nojs', role: 'note', [DATA.noJs]: true },
+        escapeHtml(text(form.turnstile ? 'turnstileNoScript' : 'formNoScript', messages)),
+      )
+    : '';
+  return el('div', { class: 'folio-actions', [DATA.actions]: true }, note + button);
 }
 
 /** The form as HTML; a form that is not open renders its closed message instead (spec 3.1). */
@@ -334,11 +357,7 @@ export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
       hiddenInput('_redirect_error', opts.redirectError) +
       hiddenInput('_page', opts.page) +
       honeypotHtml(form, prefix, messages) +
-      turnstileHtml(form, messages) +
-      el(
-        'div',
-        { class: 'folio-actions', [DATA.actions]: true },
-        el('button', { type: 'submit', class: 'folio-submit' }, escapeHtml(text('submit', messages))),
-      ),
+      turnstileHtml(form) +
+      actionsHtml(form, messages),
   );
 }
