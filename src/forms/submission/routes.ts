@@ -25,7 +25,8 @@ import { failurePage, fieldErrorsOf, pageWords, successPage } from './result-pag
 import { type SubmitDeps, submitForm } from './submit.js';
 import { TurnstileVerifier } from './turnstile.js';
 import { uploadRoutes } from '../uploads/upload-routes.js';
-import { VisitorKeys } from './visitor.js';
+import { VisitorKeys, visitorIp } from './visitor.js';
+import { currentSpace } from '../delivery/current-space.js';
 import { deliveryJson, LOCALE_CV_QUERY, NOT_MODIFIED } from '../../delivery/schemas.js';
 import { deliveryRead, media, noBody, queryParams } from '../../lib/api-schema.js';
 import { FORM_PARAMS, formBody, formPost, submissionBody, submitResult } from '../authoring/schemas.js';
@@ -135,13 +136,31 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     },
   );
 
+  // Issue 30 item 2: the visitor a server-side site forwards (Folio-Visitor-Ip), where the token and form allow.
+  const visitorIps = new WeakMap<FastifyRequest, Promise<string>>();
+  const visitorOf = (request: FastifyRequest): Promise<string> => {
+    let ip = visitorIps.get(request);
+    if (ip === undefined) {
+      const { spaceId, key } = request.params as Params;
+      const token = request.deliveryToken;
+      ip =
+        token === null || token.origins.length > 0 || request.headers['folio-visitor-ip'] === undefined
+          ? Promise.resolve(request.ip)
+          : currentSpace(store, spaceId)
+              .then((space) => (space ? forms.load(space.id, key, space.cv) : null))
+              .then((form) => visitorIp(request, token, form?.definition.settings.trustVisitorIp === true));
+      visitorIps.set(request, ip);
+    }
+    return ip;
+  };
+
   // spec 8: per visitor (submissions and uploads together) and, for submissions, per form; runs after the
   // pipeline's auth.
   const limitFor =
     (perForm: boolean) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const { spaceId, key } = request.params as Params;
-      const byVisitor = await limits.visitor(spaceId, visitors.of(request.ip));
+      const byVisitor = await limits.visitor(spaceId, visitors.of(await visitorOf(request)));
       const outcome = byVisitor.ok && perForm ? await limits.form(spaceId, key) : byVisitor;
       if (outcome.ok) return;
       reply.header('retry-after', String(outcome.retryAfterSeconds));
@@ -152,6 +171,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
   await app.register(uploadRoutes, {
     deps: { store, blobs: services.blobs, forms, turnstile: deps.turnstile },
     limit: limitFor(false),
+    visitorIp: visitorOf,
     clock,
   });
 
@@ -175,7 +195,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
           body: body.values,
           referer: header(request, 'referer'),
           userAgent: header(request, 'user-agent'),
-          remoteIp: request.ip,
+          remoteIp: await visitorOf(request),
           now: clock(),
         });
         reply.header('cache-control', 'no-store');
