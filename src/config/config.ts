@@ -40,6 +40,10 @@ export interface MailConfig {
   readonly outboxDir: string;
   /** SMTP_CONNECTIONS: the most SMTP connections the pool of one worker holds open at once (default 5). */
   readonly smtpConnections?: number;
+  /** MAIL_FILE_LINK_SECONDS: how long file links in owner emails open without a token (600–604800, default 3 days). */
+  readonly fileLinkSeconds?: number;
+  /** FILE_LINK_SECRET: signs the links in owner emails (default: the master key); rotating it revokes them all. */
+  readonly fileLinkSecret?: string | null;
   /** MAIL_FROM was not set: `from` is made up from PUBLIC_URL's host (the startup warns when that is no domain). */
   readonly fromIsDefault?: boolean;
 }
@@ -259,6 +263,8 @@ function mailConfig(env: Env, dataDir: string, publicUrl: string): MailConfig {
     from,
     outboxDir: resolve(dataDir, 'outbox-mail'),
     smtpConnections: int(env, 'SMTP_CONNECTIONS', 5, 1, 100),
+    fileLinkSeconds: int(env, 'MAIL_FILE_LINK_SECONDS', 3 * 24 * 60 * 60, 600, 7 * 24 * 60 * 60),
+    fileLinkSecret: read(env, 'FILE_LINK_SECRET') ?? null,
     fromIsDefault: given === undefined,
   };
 }

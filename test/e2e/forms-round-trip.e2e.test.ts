@@ -58,8 +58,9 @@ class Site {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.origin);
-    const send = (type: string, body: string) =>
+    const send = (type: string, body: string): void => {
       res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' }).end(body);
+    };
     if (url.pathname === '/enhance.js') return send('text/javascript', this.enhancer);
     if (url.pathname === '/forms.css') return send('text/css', this.css);
     const base = this.folio?.base ?? '';
