@@ -2,7 +2,7 @@
  * The server side of `npm run bench -- notify`, a child process so the load generator and the receivers never share
  * its event loop: `folio serve` on SQLite with the in-process job runner on, one space whose form mails two owners
  * and posts to a chat webhook, and a webhook endpoint for `form.submitted`.
- *   lib-notify-server.ts <dataDir> <smtpUrl> <chatUrl> <webhookUrl>
+ *   lib-notify-server.ts <dataDir> <smtpUrl> <chatUrl> <webhookUrl> [worker]
  * Prints `{ port }` when listening; on SIGTERM prints `{ maxRssMb, cpuMs, stored }` and exits.
  */
 import { mkdirSync } from 'node:fs';
@@ -24,7 +24,8 @@ const config = loadConfig({
   DATABASE_URL: '',
   LOG_LEVEL: 'warn',
   FOLIO_DEMO: 'false',
-  FOLIO_WORKER: 'true',
+  // `worker` as the fifth argument: FOLIO_WORKER=off, a `folio worker` process runs the jobs (lib-notify-worker.ts).
+  FOLIO_WORKER: process.argv[6] === 'worker' ? 'false' : 'true',
   SMTP_URL: smtpUrl,
   MAIL_FROM: 'Folio <forms@bench.example>',
   WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -1,7 +1,8 @@
 /**
- * `npm run bench -- notify [seconds] [submissions/s]` (issue 30 item 6; default 60 s at 100/s, e.g. `notify 10` for
- * a quick check): how soon notifications arrive under a steady load. Folio (`folio serve` on SQLite, the job runner
- * in process) takes submissions at a fixed rate; each sends two owner emails to a loopback SMTP server, a chat post
+ * `npm run bench -- notify [seconds] [submissions/s] [both|in-process|worker]` (issue 30 item 6; default 60 s at
+ * 100/s, both modes; e.g. `notify 10` for a quick check): how soon notifications arrive under a steady load. Folio
+ * (`folio serve` on SQLite, with the job runner in process, and again with FOLIO_WORKER=off beside one `folio
+ * worker` process on the same file) takes submissions at a fixed rate; each sends two owner emails to a loopback SMTP server, a chat post
  * and a signed `form.submitted` webhook to loopback HTTP receivers, all in this process. A message's delay runs from
  * the moment its submission was posted (the commit is before the 200, so this overstates the delay by the request's
  * own latency) to its arrival at the receiver. The baseline, in the same run: a bare nodemailer pool (as many
@@ -20,6 +21,10 @@ import { type ServerChild, startServerChild, stopServerChild } from './lib-child
 import { NOTIFY_SPACE, NOTIFY_TOKEN } from './lib-notify-space.js';
 
 const SERVER = join(import.meta.dirname, 'lib-notify-server.ts');
+const WORKER = join(import.meta.dirname, 'lib-notify-worker.ts');
+
+/** Where the jobs run: in `folio serve` (the embedded default), or in one `folio worker` beside it. */
+type Mode = 'in-process' | 'worker';
 /** How long the bench waits for stragglers after the last submission before it counts them lost. */
 const DRAIN_MS = 30_000;
 
@@ -133,7 +138,7 @@ async function settle(done: () => boolean): Promise<void> {
   while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
 
-async function folioRun(seconds: number, rate: number): Promise<void> {
+async function folioRun(seconds: number, rate: number, mode: Mode): Promise<void> {
   const sentAt = new Map<number, number>();
   const arrivals = new Arrivals((n) => sentAt.get(n));
   const smtp = await startSmtp((raw, to) => arrivals.arrive('email', raw, to));
@@ -142,8 +147,17 @@ async function folioRun(seconds: number, rate: number): Promise<void> {
   );
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-notify-'));
   let server: ServerChild | null = null;
+  let worker: ServerChild | null = null;
   try {
-    server = await startServerChild(SERVER, [dir, smtp.url, `${http.url}/chat`, `${http.url}/hooks`]);
+    server = await startServerChild(SERVER, [
+      dir,
+      smtp.url,
+      `${http.url}/chat`,
+      `${http.url}/hooks`,
+      ...(mode === 'worker' ? ['worker'] : []),
+    ]);
+    // The worker opens the store the server made (migrated, the bundle imported).
+    if (mode === 'worker') worker = await startServerChild(WORKER, [dir, smtp.url]);
     const url = `http://127.0.0.1:${server.info.port}/v1/${NOTIFY_SPACE}/forms/contact/submissions`;
     const latencies: number[] = [];
     let failed = 0;
@@ -177,13 +191,18 @@ async function folioRun(seconds: number, rate: number): Promise<void> {
     await settle(() => arrivals.count() >= all);
     const report = await stopServerChild(server);
     server = null;
+    const workerReport = worker ? await stopServerChild(worker) : null;
+    worker = null;
     const first = Math.min(...sentAt.values());
     const span = (arrivals.last - first) / 1000;
     const lat = [...latencies].sort((a, b) => a - b);
     console.log(
-      `Folio on SQLite: ${accepted} of ${sentAt.size} submissions accepted (${failed} failed), ` +
+      `Folio on SQLite, jobs ${mode === 'worker' ? 'in one folio worker process' : 'in the server process'}: ` +
+        `${accepted} of ${sentAt.size} submissions accepted (${failed} failed), ` +
         `POST p50 ${Math.round(percentile(lat, 50))} ms p99 ${Math.round(percentile(lat, 99))} ms, ` +
-        `server CPU ${String(report.cpuMs)} ms, peak RSS ${String(report.maxRssMb)} MB`,
+        `server CPU ${String(report.cpuMs)} ms` +
+        (workerReport ? `, worker CPU ${String(workerReport.cpuMs)} ms` : '') +
+        `, peak RSS ${String(report.maxRssMb)} MB`,
     );
     console.log(summary('  owner emails (SMTP)', arrivals.delays.email, expected.email, span));
     console.log(summary('  chat posts', arrivals.delays.chat, expected.chat, span));
@@ -201,6 +220,7 @@ async function folioRun(seconds: number, rate: number): Promise<void> {
     );
   } finally {
     if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+    if (worker && worker.child.exitCode === null) worker.child.kill('SIGKILL');
     await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
     http.server.closeAllConnections();
     await new Promise<void>((resolve) => http.server.close(() => resolve()));
@@ -251,11 +271,13 @@ async function baselineRun(seconds: number, rate: number): Promise<void> {
 export default async function bench(args: string[]): Promise<void> {
   const seconds = Number(args[0] ?? process.env.BENCH_NOTIFY_SECONDS ?? 60);
   const rate = Number(args[1] ?? 100);
-  if (!(seconds > 0) || !(rate > 0))
-    throw new Error('usage: npm run bench -- notify [seconds] [submissions/s]');
+  const which = args[2] ?? 'both';
+  if (!(seconds > 0) || !(rate > 0) || !['both', 'in-process', 'worker'].includes(which))
+    throw new Error('usage: npm run bench -- notify [seconds] [submissions/s] [both|in-process|worker]');
   console.log(
     `${rate} submissions/s for ${seconds} s; each: 2 owner emails, 1 chat post, 1 webhook (${4 * rate} messages/s)`,
   );
   await baselineRun(seconds, rate);
-  await folioRun(seconds, rate);
+  for (const mode of ['in-process', 'worker'] as const)
+    if (which === 'both' || which === mode) await folioRun(seconds, rate, mode);
 }

@@ -47,24 +47,36 @@ const ESCAPES: Record<string, string> = {
 };
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
+/** Formatters by time zone: making one costs more than composing the rest of a message (a burst makes thousands). */
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
+  let f = formatters.get(timeZone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      });
+    } catch {
+      f = null; // not a zone this runtime knows: UTC below
+    }
+    if (formatters.size < 100) formatters.set(timeZone, f);
+  }
+  return f;
+}
+
 /** `27 Nov 2026, 15:12 (Europe/Zurich)`: a time an owner reads at a glance, in the space's zone. */
 export function localTime(iso: string, timeZone: string): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  try {
-    const text = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(at);
-    return `${text} (${timeZone})`;
-  } catch {
-    return `${at.toISOString()} (UTC)`;
-  }
+  const f = formatterFor(timeZone);
+  return f === null ? `${at.toISOString()} (UTC)` : `${f.format(at)} (${timeZone})`;
 }
 
 /**
