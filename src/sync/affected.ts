@@ -6,7 +6,7 @@
 // where the bytes differ, so the answer is exact, not a guess. Candidates look one reference deep: with `include`,
 // an entry reached through another included entry is not a candidate on its own.
 
-import type { Crop } from '../assets/crop.js';
+import type { Crop } from '../lib/crop.js';
 import { localeChain } from '../content/locales.js';
 import { type AssetDoc, type EntrySnapshot, hasPaths, type SpaceSettings } from '../content/model.js';
 import { PublishedView } from '../delivery/content-view.js';

@@ -318,6 +318,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{spaceId}/forms/{key}/drafts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read back what a visitor typed before a plain form post failed (once)
+         * @description The `draft=<id>` of an error redirect names the values a visitor typed into a form posted without JavaScript (no file fields). The first read answers them and deletes them; a draft is gone after 10 minutes in any case. Never cached.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The space id (`spc_…`). */
+                    spaceId: string;
+                    /** @description The form's key. */
+                    key: string;
+                    /** @description The `draft` of the redirect: `drf_…`. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The kept values by field key: strings, lists of strings (checkboxes), `true` for ticked boxes. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            values: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `invalid_query` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `forbidden_origin`, `preview_token_required` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `cv_expired` */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+                /** @description `unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FolioError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{spaceId}/forms/{key}/submissions": {
         parameters: {
             query?: never;
