@@ -46,6 +46,10 @@ declare function showFieldErrors(fields: Record<string, FieldError>): void;
 declare function showClosed(message: string): void;
 declare function retryLater(seconds: number | undefined): void;
 declare function redirect(to: string, status: number): Response;
+// A framework's module a snippet imports (docs/api.md, a Next.js server action), as far as the snippet uses it.
+declare module 'next/headers' {
+  export function headers(): Promise<Headers>;
+}
 `;
 
 function snippets(file: string): { name: string; code: string }[] {
