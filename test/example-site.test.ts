@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +14,11 @@ import { tempDir } from './helpers/temp-dirs.js';
 
 /**
  * The example site (examples/site/server.mjs, `npm run example`) against `folio serve` with its demo space, both
- * as the README starts them: a page with the main menu through the typed client, and the demo contact form posted
- * as a browser without JavaScript posts it (the token in the action URL, `_redirect`, `?error=`). The built client
- * (client/dist, `npm run build`) is what the site imports.
+ * as the README starts them: pages with every block type of the demo, rich text with entry links, pictures, the
+ * language switch, menus with submenus per locale, redirects, sitemap.xml and robots.txt (issue 31 item 6); the
+ * demo contact form posted as a browser without JavaScript posts it (the token in the action URL, `_redirect`,
+ * `?error=`); and `npm run example -- build <dir>`, which on its second run rewrites only what /sync names. The
+ * built client (client/dist, `npm run build`) is what the site imports.
  */
 
 const SITE = join(import.meta.dirname, '..', 'examples', 'site', 'server.mjs');
@@ -24,11 +27,13 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
   let folio: FolioProcess;
   let site: ChildProcess;
   let origin = '';
+  let dataDir = '';
+  let port = 0;
 
   beforeAll(async () => {
-    const dataDir = tempDir('folio-example-');
+    dataDir = tempDir('folio-example-');
     folio = await serveFolio({ DATA_DIR: dataDir, FOLIO_DEMO: 'true', DATABASE_URL: '', REDIS_URL: '' });
-    const port = await freePort();
+    port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     site = spawn(process.execPath, [SITE], {
       env: { ...process.env, FOLIO_URL: folio.base, DATA_DIR: dataDir, SITE_PORT: String(port) },
@@ -58,17 +63,60 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
     return { status: res.status, html: await res.text(), location: res.headers.get('location') };
   };
 
-  it('renders a page with the main menu, and 404 for an unknown path', async () => {
+  const nav = (html: string) => {
+    const doc = parseDocument(html);
+    const el = DomUtils.findOne((e) => e.name === 'nav' && e.attribs.class === 'main', doc.children);
+    return DomUtils.findAll((e) => e.name === 'a', el ? [el] : []).map((a) => a.attribs.href);
+  };
+  const blocks = (html: string) => [...html.matchAll(/class="block ([a-z]+)/g)].map((m) => m[1]).sort();
+
+  it('renders pages with the main menu and its submenus in the locale, and 404 for an unknown path', async () => {
     const about = await page('/about');
     expect(about.status).toBe(200);
+    expect(nav(about.html)).toEqual(expect.arrayContaining(['/', '/blog', '/blog/hello-world', '/about']));
     const doc = parseDocument(about.html);
-    const nav = DomUtils.findOne((e) => e.name === 'nav', doc.children);
-    const links = DomUtils.findAll((e) => e.name === 'a', nav ? [nav] : []).map((a) => a.attribs.href);
-    expect(links).toEqual(expect.arrayContaining(['/', '/blog', '/about']));
     expect(DomUtils.textContent(DomUtils.findOne((e) => e.name === 'h1', doc.children)!)).toBe('About us');
     expect((await page('/no-such-page')).status).toBe(404);
-    const german = await page('/kontakt?locale=de');
+    const german = await page('/de/kontakt');
     expect(german.html).toContain('<h1>Kontakt</h1>');
+    // Menu links keep the locale, submenus included (three levels).
+    expect(nav(german.html)).toEqual(
+      expect.arrayContaining([
+        '/de',
+        '/de/blog',
+        '/de/blog/hallo-welt',
+        '/de/doku/erste-schritte',
+        '/de/ueber-uns',
+      ]),
+    );
+    expect(german.html).toContain('class="menu menu--2"');
+  });
+
+  it('renders every block type, rich text with entry links in the locale, and pictures', async () => {
+    const home = await page('/');
+    expect(blocks(home.html)).toEqual(['cta', 'gallery', 'hero', 'text']);
+    expect(blocks((await page('/contact')).html)).toContain('form');
+    // linkItem blocks: the footer global's links.
+    expect(home.html).toMatch(/<footer><a href="\/about">About us<\/a>/);
+    const post = await page('/blog/hello-world');
+    expect(post.html).toContain('<a href="/blog/content-modeling">Content modelling 101</a>');
+    expect(post.html).toMatch(/<picture><source type="image\/avif" srcset="[^"]*sig=[^"]*fm=avif[^"]* \d+w/);
+    expect(post.html).toContain('<source type="image/webp"');
+    const german = await page('/de/blog/hallo-welt');
+    expect(german.html).toContain('href="/de/blog/inhalte-modellieren"');
+  });
+
+  it('switches language from alternates, follows 301s, and serves sitemap.xml and robots.txt', async () => {
+    const about = await page('/about');
+    expect(about.html).toContain('<a lang="de" hreflang="de" href="/de/ueber-uns">Deutsch</a>');
+    expect(about.html).toContain('<link rel="alternate" hreflang="de-ch"');
+    const old = await page('/old-about');
+    expect(old).toMatchObject({ status: 301, location: '/about' });
+    expect(await page('/de/ueber')).toMatchObject({ status: 301, location: '/de/ueber-uns' });
+    const sitemap = await page('/sitemap.xml');
+    expect(sitemap.html).toContain(`<loc>${origin}/de/ueber-uns</loc>`);
+    expect(sitemap.html).toContain(`hreflang="de-ch" href="${origin}/de-ch/ueber-uns"`);
+    expect((await page('/robots.txt')).html).toContain(`Sitemap: ${origin}/sitemap.xml`);
   });
 
   it('serves the contact form, which posts without JavaScript: back with ?error=, then to the thanks page', async () => {
@@ -111,7 +159,71 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
       ['consent', consent?.attribs.value ?? 'true'],
     ]);
     expect(sent.status).toBe(303);
-    expect(sent.headers.get('location')).toBe(`${origin}/thanks`);
-    expect((await page('/thanks')).html).toContain('Thank you');
+    expect(sent.headers.get('location')).toBe(`${origin}/thanks?form=contact`);
+    expect((await page('/thanks?form=contact')).html).toContain('Thank you! We will get back to you soon.');
+    // The thank-you page in the visitor's language: the form's own success message.
+    expect((await page('/de/thanks?form=contact')).html).toContain('<h1>Danke</h1>');
+  });
+
+  /** `npm run example -- build <dir>`: what it printed. */
+  const build = (dir: string) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [SITE, 'build', dir], {
+        env: { ...process.env, FOLIO_URL: folio.base, DATA_DIR: dataDir, SITE_PORT: String(port) },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.once('exit', (code) =>
+        code === 0 ? resolve(out) : reject(new Error(`build exited ${code}: ${out}`)),
+      );
+    });
+  const rewritten = (out: string) => [...out.matchAll(/^rewrote (\S+)$/gm)].map((m) => m[1]).sort();
+
+  it('builds a static site, then rewrites only what /sync names; a redirect to a deleted page answers 410', async () => {
+    const dir = tempDir('folio-static-');
+    const first = rewritten(await build(dir));
+    expect(first).toEqual(expect.arrayContaining(['/', '/about', '/de/ueber-uns', '/de-ch/blog/alpetreffe']));
+    expect(readFileSync(join(dir, 'de', 'kontakt', 'index.html'), 'utf8')).toContain('<h1>Kontakt</h1>');
+    expect(readFileSync(join(dir, 'sitemap.xml'), 'utf8')).toContain('/de/ueber-uns</loc>');
+    expect(rewritten(await build(dir))).toEqual([]);
+
+    // A rename of a post outside the menu: the post itself, the post referencing it (affected) and the blog
+    // lists (they list posts), in every locale; nothing else. Its old files go.
+    const { management } = JSON.parse(readFileSync(join(dataDir, 'demo-tokens.json'), 'utf8'));
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${folio.base}/v1/spaces/spc_demo${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${management}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    expect((await api('POST', '/entries/ent_release_1_0/rename', { slug: 'folio-one' })).status).toBe(200);
+    const out = await build(dir);
+    expect(rewritten(out)).toEqual(
+      [
+        ...['/blog', '/blog/folio-one', '/blog/hello-world'],
+        ...['/de/blog', '/de/blog/folio-one', '/de/blog/hallo-welt'],
+        ...['/de-ch/blog', '/de-ch/blog/folio-one', '/de-ch/blog/hallo-welt'],
+      ].sort(),
+    );
+    for (const old of ['/blog/folio-1-0', '/de/blog/folio-1-0', '/de-ch/blog/folio-1-0'])
+      expect(out).toContain(`removed ${old}`);
+    expect(readFileSync(join(dir, 'de', 'blog', 'hallo-welt', 'index.html'), 'utf8')).toContain(
+      'href="/de/blog/folio-one"',
+    );
+
+    // A deleted page: its files go, and the site answers its old path with 410.
+    expect((await api('DELETE', '/entries/ent_about')).status).toBeLessThan(300);
+    const gone = await build(dir);
+    expect(gone).toContain('removed /about');
+    expect(gone).toContain('removed /de/ueber-uns');
+    // A redirect to the deleted page now answers 410 (spec 2.6 rule 4): the site's gone page.
+    const gonePage = await page('/old-about');
+    expect(gonePage.status).toBe(410);
+    expect(gonePage.html).toContain('<h1>This page is gone</h1>');
+    expect((await page('/about')).status).toBe(404);
   });
 });

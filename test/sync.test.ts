@@ -209,7 +209,14 @@ describe.each(ENGINES)('GET /sync on %s (issue 16)', (engine) => {
     const before = cvs.at(-2) ?? 0;
     const { changed, deleted } = await syncAll(`since=${before}`);
     expect(changed).toEqual(
-      LOCALES.map((locale) => ({ kind: 'entry', id: 'ent_home', type: 'page', locale, path: '/' })),
+      LOCALES.map((locale) => ({
+        kind: 'entry',
+        id: 'ent_home',
+        type: 'page',
+        locale,
+        path: '/',
+        page: true,
+      })),
     );
     expect(deleted).toEqual([]);
     const footer = await syncAll(`since=${cvs[6]}&cv=${cvs[7]}`);
@@ -223,8 +230,27 @@ describe.each(ENGINES)('GET /sync on %s (issue 16)', (engine) => {
       type: 'page',
       locale: 'de',
       path: '/blog/ueber-uns',
+      page: true,
     });
     expect(moved.changed.every((c) => c.kind !== 'entry' || c.locale === 'de')).toBe(true);
+  });
+
+  it('gives a deleted page its last path per locale, and marks folders as no page (issue 31)', async () => {
+    const unpublished = await syncAll(`since=${cvs[7]}&cv=${cvs[8]}`);
+    expect(unpublished.deleted).toEqual([
+      {
+        kind: 'entry',
+        id: expect.stringMatching(/^ent_/),
+        type: 'page',
+        paths: Object.fromEntries(LOCALES.map((l) => [l, '/pricing'])),
+      },
+    ]);
+    const everything = await syncAll('since=0');
+    const folders = everything.changed.filter((c) => c.kind === 'entry' && c.id === 'ent_blog');
+    expect(folders.length).toBe(LOCALES.length);
+    for (const folder of folders) expect(folder).toMatchObject({ page: false, path: '/blog' });
+    const pages = everything.changed.filter((c) => c.kind === 'entry' && c.id === 'ent_home');
+    for (const page of pages) expect(page).toMatchObject({ page: true, path: '/' });
   });
 
   it('pages with a cursor that keeps since and the end cv, whatever is published meanwhile', async () => {

@@ -2,6 +2,7 @@
 //   dist/index.js      the delivery client (src/index.ts), one ES module without dependencies
 //   dist/forms.js      the form renderer (src/forms/index.ts), when it exists
 //   dist/enhance.js    the browser enhancer, when it exists
+//   dist/codegen.js    the generator of `folio-types` (src/codegen/generate.ts; client/bin/folio-types.mjs runs it)
 //   dist/types/…       declarations (tsc -p client/tsconfig.json), named by package.json "exports"
 // Run: npm run client:build (or `npm run build` in client/).
 
@@ -29,6 +30,7 @@ const LIBRARY: BuildOptions = {
 };
 
 export const CLIENT_ENTRY = join(clientDir, 'src', 'index.ts');
+const CODEGEN_ENTRY = join(clientDir, 'src', 'codegen', 'generate.ts');
 
 /** The client as one module's source (tests import it). */
 export async function bundleClient(entry = CLIENT_ENTRY): Promise<string> {
@@ -78,7 +80,8 @@ export async function buildClient(): Promise<string[]> {
   rmSync(join(distDir, 'types'), { recursive: true, force: true });
   mkdirSync(distDir, { recursive: true });
   writeFileSync(join(distDir, 'index.js'), await bundleClient());
-  const built = ['index.js', ...(await buildFormEntries())];
+  writeFileSync(join(distDir, 'codegen.js'), await bundleClient(CODEGEN_ENTRY));
+  const built = ['index.js', 'codegen.js', ...(await buildFormEntries())];
   emitDeclarations();
   return [...built, 'types/'];
 }

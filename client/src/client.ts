@@ -13,13 +13,16 @@ import {
   singleReads,
   type SitemapOptions,
   type TreeOptions,
+  type ViewOptions,
 } from './resources/content.js';
 import type { ClientContext } from './resources/context.js';
 import { entriesResource, type EntriesResource } from './resources/entries.js';
 import { formsResource, type FormsResource } from './resources/forms.js';
 import { type SyncFeed, syncFeed, type SyncOptions } from './resources/sync.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
+import type { ContentModel, UntypedModel } from './values.js';
 import type {
+  ContentModelResponse,
   RedirectsResponse,
   SearchResponse,
   SitemapResponse,
@@ -44,16 +47,20 @@ export interface ClientOptions {
   cache?: { maxEntries?: number } | false;
 }
 
-export interface FolioClient {
+/**
+ * A client of one space. `M`, the content model as types (`createClient<FolioTypes>(…)` with the module
+ * `folio-types` writes), types entries: `entries.byPath<'post'>(…)`, `entries.list({ type: 'post' })`.
+ */
+export interface FolioClient<M extends ContentModel = UntypedModel> {
   /** The cv every read of this client is pinned to (`at(cv)`), else undefined (current content). */
   readonly cv: number | undefined;
   /**
    * A client whose every read carries `cv` (spec 4.1: an immutable answer of that version), sharing this one's
    * fetch, retries and cache. Status, submissions and uploads are not versioned and carry no cv.
    */
-  at(cv: number): FolioClient;
-  readonly entries: EntriesResource;
-  readonly globals: GlobalsResource;
+  at(cv: number): FolioClient<M>;
+  readonly entries: EntriesResource<M>;
+  readonly globals: GlobalsResource<M>;
   readonly menus: MenusResource;
   /** Shared option lists (spec 2.8). */
   readonly lists: OptionListsResource;
@@ -63,6 +70,8 @@ export interface FolioClient {
   sitemap(options?: SitemapOptions): Promise<SitemapResponse>;
   tree(options?: TreeOptions): Promise<TreeResponse>;
   search(q: string, options?: SearchOptions): Promise<SearchResponse>;
+  /** The content model: content, global, folder and block types with their fields (`GET /types`). */
+  types(options?: ViewOptions): Promise<ContentModelResponse>;
   /** What changed since a cv, page by page (docs/api.md "Sync"); `toCv` once read. */
   sync(options?: SyncOptions): SyncFeed;
 }
@@ -70,7 +79,7 @@ export interface FolioClient {
 export const DEFAULT_CACHE_ENTRIES = 500;
 
 /** A typed client of the delivery API of one space. */
-export function createClient(options: ClientOptions): FolioClient {
+export function createClient<M extends ContentModel = UntypedModel>(options: ClientOptions): FolioClient<M> {
   const tokenIn = options.tokenIn ?? 'header';
   if (options.spaceId === '') throw new TypeError('createClient: spaceId is required');
   if (options.token === '') throw new TypeError('createClient: token is required');
@@ -94,7 +103,7 @@ export function createClient(options: ClientOptions): FolioClient {
     retry: retryPolicy(options.retry),
     cache: maxEntries === 0 ? null : new EtagCache(maxEntries),
   });
-  return clientOf({ transport, pinnedCv: undefined });
+  return clientOf<M>({ transport, pinnedCv: undefined });
 }
 
 function baseUrlOf(value: string): string {
@@ -111,17 +120,17 @@ function baseUrlOf(value: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function clientOf(ctx: ClientContext): FolioClient {
+function clientOf<M extends ContentModel>(ctx: ClientContext): FolioClient<M> {
   const reads = singleReads(ctx);
   return {
     cv: ctx.pinnedCv,
     at(cv) {
       if (!Number.isInteger(cv) || cv < 1)
         throw new RangeError(`client.at: cv is a positive integer, not ${cv}`);
-      return clientOf({ transport: ctx.transport, pinnedCv: cv });
+      return clientOf<M>({ transport: ctx.transport, pinnedCv: cv });
     },
-    entries: entriesResource(ctx),
-    globals: globalsResource(ctx),
+    entries: entriesResource<M>(ctx),
+    globals: globalsResource<M>(ctx),
     menus: menusResource(ctx),
     lists: optionListsResource(ctx),
     forms: formsResource(ctx),
@@ -130,6 +139,7 @@ function clientOf(ctx: ClientContext): FolioClient {
     sitemap: reads.sitemap,
     tree: reads.tree,
     search: reads.search,
+    types: reads.types,
     sync: (options = {}) => syncFeed(ctx, options),
   };
 }

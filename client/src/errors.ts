@@ -50,7 +50,7 @@ export class FolioApiError extends Error {
       out[key] = {
         code: value.code,
         message: typeof value.message === 'string' ? value.message : value.code,
-        ...(isObject(value.params) ? { params: value.params } : {}),
+        ...(isObject(value.params) ? { params: paramsOf(value.params) } : {}),
       };
     }
     return out;
@@ -118,4 +118,13 @@ export function errorFromFetchFailure(err: unknown, signal: AbortSignal | undefi
     message: `Network error: ${detail}`,
     cause: err,
   });
+}
+
+/** Error params as the rules give them: texts and numbers (anything else is left out). */
+function paramsOf(params: Record<string, unknown>): Record<string, string | number> {
+  return Object.fromEntries(
+    Object.entries(params).filter(
+      (e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number',
+    ),
+  );
 }

@@ -1,5 +1,6 @@
 import { cacheKey, type EtagCache } from './etag-cache.js';
 import { errorFromAnswer, errorFromFetchFailure, FolioApiError } from './errors.js';
+import { remember, responseInfoOf } from './response-info.js';
 import { backoffMs, retryAfterMs, type RetryPolicy, sleep } from './retry.js';
 
 /** `fetch` as the client calls it: the platform's, or one the caller passes (tests, instrumentation, proxies). */
@@ -72,11 +73,14 @@ export class Transport {
       const res = await this.fetchOnce(url, init, call.signal);
       if (res.status === 304 && cached !== undefined) {
         discard(res);
-        return this.readAnswer(call, res.status, cached.text);
+        const value = this.readAnswer(call, res.status, cached.text);
+        remember(value, responseInfoOf(res.status, res.headers));
+        return value;
       }
       if (res.ok) {
         const text = await readText(res, call.signal);
         const value = this.readAnswer(call, res.status, text);
+        remember(value, responseInfoOf(res.status, res.headers));
         const etag = res.headers.get('etag');
         if (key !== undefined && etag !== null && !/no-store/i.test(res.headers.get('cache-control') ?? ''))
           cache?.set(key, { etag, text });

@@ -2,11 +2,8 @@
 // (src/generated/api.ts), made precise where the document is loose on purpose (recursive trees and menus, form
 // fields, field errors): there they follow docs/api.md.
 
-import type {
-  Condition as FormCondition,
-  FieldErrorCode,
-  FieldType as FormFieldType,
-} from '../../src/forms/rules/index.js';
+import type { FieldErrorCode, FieldErrorParams } from '../../src/forms/rules/index.js';
+import type { DeliveredField, DeliveredForm } from '../../src/forms/definition/deliver.js';
 import type { components, paths } from './generated/api.js';
 
 type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
@@ -42,10 +39,13 @@ export type Redirect = RedirectsResponse['redirects'][number];
 export type OptionListResponse = Answer<`${D}/lists/{key}`>;
 export type OptionList = OptionListResponse['list'];
 export type SearchResponse = Answer<`${D}/search`>;
+/** `GET /types`: the content model (`{ types, cv }`), what `folio-types` generates TypeScript from. */
+export type ContentModelResponse = Answer<`${D}/types`>;
+export type ModelType = ContentModelResponse['types'][number];
+export type ModelField = ModelType['fields'][number];
 export type SearchHit = SearchResponse['items'][number];
-export type SyncPage = Answer<`${D}/sync`>;
-export type SyncChanged = SyncPage['changed'][number];
-export type SyncDeleted = SyncPage['deleted'][number];
+/** `/sync` as the document describes it; the client's `SyncPage` types its items by `kind`. */
+export type SyncAnswer = Answer<`${D}/sync`>;
 
 type RawTree = Answer<`${D}/tree`>;
 /** A node of `/tree`; the document leaves `children` open, docs/api.md says they are nodes of the same shape. */
@@ -66,45 +66,12 @@ export type MenusResponse = { menus: Record<string, Menu>; cv: number };
 export type { FieldType as FormFieldType, Condition as FormCondition } from '../../src/forms/rules/index.js';
 
 /**
- * A form field as delivered (spec 2.10; docs/api.md "GET /forms/<key>"): every setting as authored, texts
- * resolved in the form's locale, shared lists copied into `options`. Settings a type does not have are absent.
+ * A form as delivered (spec 2.9; docs/api.md "GET /forms/<key>"): what `forms.get()` gives and `renderForm()`
+ * takes, unchanged. Texts are resolved in the form's locale, shared lists copied into `options`.
  */
-export interface FormField {
-  key: string;
-  /** Known types, or a type a newer server added. */
-  type: FormFieldType | (string & {});
-  label?: string;
-  help?: string;
-  placeholder?: string;
-  width?: 'full' | 'half';
-  required?: boolean;
-  showIf?: FormCondition;
-  options?: { value: string; label: string }[];
-  minLength?: number;
-  maxLength?: number;
-  /** Numbers: bounds; checkboxes: how many ticks. */
-  min?: number;
-  max?: number;
-  step?: number;
-  /** `YYYY-MM-DD` or `today`. */
-  minDate?: string;
-  maxDate?: string;
-  /** File fields: media types (`image/*`) and extensions (`.pdf`). */
-  accept?: string[];
-  /** File fields: bytes (at most 10 MB). */
-  maxSize?: number;
-  /** File fields: how many files (default 1, at most 10). */
-  maxFiles?: number;
-  /** Consent fields. */
-  link?: { label: string; url: string };
-  /** Hidden fields. */
-  defaultValue?: string;
-  fromQuery?: string;
-  [setting: string]: unknown;
-}
-
-type RawForm = Answer<`${D}/forms/{key}`>['form'];
-export type FormDefinition = Replace<RawForm, 'fields', { fields: FormField[] }>;
+export type FormDefinition = DeliveredForm;
+/** A field of a delivered form (spec 2.10): every setting as authored; settings a type does not have are absent. */
+export type FormField = DeliveredField;
 export type FormResponse = { form: FormDefinition; cv: number };
 /** `{ ok: true, successMessage }` in the visitor's language. */
 export type SubmitResult = Answer<`${D}/forms/{key}/submissions`, 'post'>;
@@ -119,19 +86,30 @@ export type SubmissionValue = string | number | boolean | null | readonly (strin
 /** Codes of the error envelope the server answers (spec 7.3, docs/api.md "Errors"). */
 export type ServerErrorCode = components['schemas']['FolioError']['error']['code'];
 /** Codes the client raises itself: no answer, or an answer that is not the API's. */
-export type ClientErrorCode = 'network_error' | 'timeout' | 'aborted' | 'http_error' | 'invalid_response';
+export type ClientErrorCode =
+  | 'network_error'
+  | 'timeout'
+  | 'aborted'
+  | 'http_error'
+  | 'invalid_response'
+  /** `byPath`/`get` with `type`: the entry has another type. */
+  | 'unexpected_type';
 /** Every code a `FolioApiError` may carry; a newer server's codes pass through as strings. */
 export type FolioErrorCode = ServerErrorCode | ClientErrorCode | (string & {});
 
 /** Field error codes (spec 7.4), in `details.fields`: the form rules' own list. */
-export type { FieldErrorCode } from '../../src/forms/rules/index.js';
+export type { FieldErrorCode, FieldErrorParams } from '../../src/forms/rules/index.js';
 
+/**
+ * A field's problem (spec 7.4): what `FolioApiError.fields` gives by field key, and what
+ * `renderForm({ fieldErrors })` takes. One type from the answer to the form.
+ */
 export interface FieldError {
   code: FieldErrorCode | (string & {});
-  /** English; translate by `code`. */
-  message: string;
+  /** English, from the server (translate by `code`); the renderer words errors by code and does not need it. */
+  message?: string;
   /** E.g. `{ max }`, `{ min }`, `{ accept }`. */
-  params?: Record<string, unknown>;
+  params?: FieldErrorParams;
 }
 
 /** The redirect an old path answers with its 404 (spec 7.3); `to` is null (status 410) when the page is gone. */

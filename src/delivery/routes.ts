@@ -12,6 +12,7 @@ import {
   openScope,
   spaceStatus,
 } from './delivery-service.js';
+import { contentModel, contentModelBody } from './content-model.js';
 import { COMMON_PARAMS, rejectUnknown, single } from './params.js';
 import {
   COMMON_QUERY,
@@ -61,6 +62,32 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
         reply.header('cache-control', 'no-cache');
         const search = await searchStatus(deps.store, space, services.embedder.model);
         return { ...spaceStatus(space), ...(search ? { search } : {}) };
+      },
+    );
+
+    // The content model (issue 31): what `folio-types` generates TypeScript from. Types are part of the log, so
+    // the answer is per cv like every read; types change only when the model is imported again.
+    scoped.get<{ Params: Params; Querystring: Query }>(
+      '/v1/:spaceId/types',
+      {
+        schema: deliveryRead({
+          summary: 'The content model: content, global, folder and block types with their fields',
+          description:
+            'Types as the view sees them (a pinned cv, a draft or a release with a preview token), sorted by key. Option labels are given in every locale.',
+          params: SPACE_PARAMS,
+          querystring: queryParams({
+            cv: COMMON_QUERY.cv,
+            draft: COMMON_QUERY.draft,
+            release: COMMON_QUERY.release,
+          }),
+          response: { 200: deliveryJson('The content model.', contentModelBody), 304: NOT_MODIFIED },
+        }),
+      },
+      async (request, reply) => {
+        rejectUnknown(request.query, ['cv', 'draft', 'release']);
+        const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
+        cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'types')]);
+        return contentModel(scope);
       },
     );
 

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { Config } from '../config/config.js';
 import { DELIVERY_SHARED_SCHEMAS } from '../delivery/schemas.js';
+import { contractDocument } from './openapi-contract.js';
 import {
   documentOnly,
   errorEnvelopeSchema,
@@ -88,6 +89,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     stripBasePath: false,
     transform: wildcardAsPath,
+    // operationIds, parameter constraints, 405, 429 headers and links (issue 31 item 5).
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject
+        ? contractDocument(documentObject.openapiObject)
+        : documentObject.swaggerObject,
   });
 
   app.get(

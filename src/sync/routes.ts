@@ -6,6 +6,7 @@ import { cacheHeaders } from '../delivery/cache-headers.js';
 import type { AppServices } from '../app/services.js';
 import { invalidQuery } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
+import { affectedPages } from './affected.js';
 import { type SyncPosition, syncPage, validPosition } from './sync-service.js';
 import { deliveryJson, NOT_MODIFIED, SPACE_PARAMS } from '../delivery/schemas.js';
 import { deliveryRead, queryParams } from '../lib/api-schema.js';
@@ -127,6 +128,19 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
         from,
         limit,
       });
+      // Pages affected by the difference come once, with its first page (a cursor's pages carry none).
+      const affected =
+        cursor === undefined
+          ? await affectedPages({
+              store: deps.store,
+              spaceId: scope.space.id,
+              settings: scope.space.settings,
+              range: { from: fromCv, to },
+              locales,
+              include: scope.params.include,
+              assetUrl: assetUrlFor(deps, scope.space.id),
+            })
+          : [];
       const nextCursor =
         page.next === null
           ? null
@@ -140,6 +154,7 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
       cacheHeaders(reply, cursor !== undefined ? { ...scope, pinned: true } : scope, scope.space.id);
       return {
         changed: page.changed,
+        affected,
         deleted: page.deleted,
         ...(page.included === null ? {} : { included: page.included }),
         fromCv,

@@ -30,6 +30,8 @@ export interface ChangedItem {
   locale?: string | null;
   /** Entries: the path in `locale` (null: not a page); redirects: the path they redirect from. */
   path?: string | null;
+  /** Entries: false for folders (their path is their children's prefix, not a page: 404 by path). */
+  page?: boolean;
   /** Entries and globals: their type. */
   type?: string;
   /** With `full=1`: the entry in the `/entries` item shape. */
@@ -42,6 +44,8 @@ export interface DeletedItem {
   key?: string;
   /** Entries: their type (lists of it lose them). */
   type?: string;
+  /** Entries: their last path per locale (the pages to remove); null when they were no page. */
+  paths?: Record<string, string> | null;
 }
 
 /** The tables walked, in this order; a cursor names a position in it. */
@@ -100,6 +104,7 @@ function changedItems(req: SyncPageRequest, kind: SyncKind | 'entries', now: Ver
       type,
       locale,
       path: snapshot.paths?.[locale] ?? null,
+      page: now.row.type_kind !== 'folder' && snapshot.paths !== null,
     }));
   }
   if (kind === 'redirect')
@@ -115,11 +120,16 @@ function changedItems(req: SyncPageRequest, kind: SyncKind | 'entries', now: Ver
   return [{ kind, key: now.key }];
 }
 
-function deletedItem(kind: SyncKind | 'entries', before: VersionAt): DeletedItem {
+function deletedItem(store: Store, kind: SyncKind | 'entries', before: VersionAt): DeletedItem {
   if (kind === 'entries')
     return before.row.type_kind === 'global'
       ? { kind: 'global', key: String(before.row.type), id: before.key }
-      : { kind: 'entry', id: before.key, type: String(before.row.type) };
+      : {
+          kind: 'entry',
+          id: before.key,
+          type: String(before.row.type),
+          paths: before.row.type_kind === 'folder' ? null : (snapshotOf(store, before).paths ?? null),
+        };
   return kind === 'redirect' || kind === 'asset' ? { kind, id: before.key } : { kind, key: before.key };
 }
 
@@ -211,7 +221,7 @@ export async function syncPage(req: SyncPageRequest): Promise<SyncPage> {
         const items = changedItems(req, kind, now);
         changed.push(...items);
         if (kind === 'entries' && req.full) entries.push({ item: items, snapshot: snapshotOf(store, now) });
-      } else if (was !== undefined && now === undefined) deleted.push(deletedItem(kind, was));
+      } else if (was !== undefined && now === undefined) deleted.push(deletedItem(req.store, kind, was));
     }
     budget -= page.length;
     const last: string | undefined = page.at(-1);

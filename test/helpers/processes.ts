@@ -87,7 +87,13 @@ export interface FolioProcess {
 export function serveFolio(env: Record<string, string>): Promise<FolioProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, FOLIO_DEMO: 'false', ...env, PORT: '0', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
+      env: {
+        ...process.env,
+        FOLIO_DEMO: 'false',
+        ...env,
+        PORT: env.PORT ?? '0',
+        LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+      },
     });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), PROCESS_START_MS);

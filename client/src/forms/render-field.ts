@@ -2,7 +2,6 @@
 // with its constraints, a label, help and an error slot wired with aria-describedby, choice groups as fieldsets.
 
 import { MAX_LENGTH, maxFilesOf } from '../../../src/forms/rules/index.js';
-import type { FieldErrorParams } from '../../../src/forms/rules/index.js';
 import type { DeliveredField } from './definition.js';
 import { type AttrValue, attrs, el, escapeHtml, safeHttpUrl } from './html.js';
 import { DATA, ids } from './ids.js';
@@ -10,10 +9,9 @@ import { type Messages, messageFor, text, variantOf } from './messages.js';
 
 export type PrefillValue = string | readonly string[] | boolean;
 
-export interface FieldError {
-  code: string;
-  params?: FieldErrorParams;
-}
+// One FieldError from FolioApiError.fields to renderForm({ fieldErrors }) (issue 31).
+export type { FieldError } from '../types.js';
+import type { FieldError } from '../types.js';
 
 export interface FieldContext {
   prefix: string;

@@ -15,137 +15,27 @@ export interface paths {
          * The space: its cv, locales and search index
          * @description No parameters. Never kept in the response cache (`Cache-Control: no-cache`): the index's progress changes within one cv.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The space's status. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            spaceId: string;
-                            name: string;
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                            /** @description The oldest cv still kept: pinning an older one is 410. */
-                            oldestCv: number;
-                            defaultLocale: string;
-                            locales: ({
-                                code: string;
-                                default: boolean;
-                                fallbacks: string[];
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            timeZone: string;
-                            ai: boolean;
-                            /** @description Only in spaces with AI switched on: how far the semantic index is. */
-                            search?: {
-                                model: string;
-                                indexedCv: number;
-                                complete: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{spaceId}/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * The content model: content, global, folder and block types with their fields
+         * @description Types as the view sees them (a pinned cv, a draft or a release with a preview token), sorted by key. Option labels are given in every locale.
+         */
+        get: operations["getTypes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -165,149 +55,7 @@ export interface paths {
          * A page by its path
          * @description Paths carry no locale prefix (`?locale=`); matching ignores letter case and a trailing slash. Globals, folders and non-page collections are never found by path.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
-                    include?: string;
-                    /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
-                    fields?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The page's path in the locale without its leading slash (`blog/hello-world`); it may hold slashes. */
-                    path: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The page with what it includes. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entry: components["schemas"]["DeliveredEntry"];
-                            included: components["schemas"]["Included"];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found`; an old path carries `redirect` (spec 7.3). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Present when the path redirects. */
-                            redirect?: {
-                                /** @description The new path; null with status 410 when the page was deleted. */
-                                to: string | null;
-                                /** @enum {integer} */
-                                status: 301 | 302 | 410;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } & components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getEntriesByPathByPath"];
         put?: never;
         post?: never;
         delete?: never;
@@ -327,147 +75,7 @@ export interface paths {
          * The home page
          * @description Paths carry no locale prefix (`?locale=`); matching ignores letter case and a trailing slash. Globals, folders and non-page collections are never found by path.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
-                    include?: string;
-                    /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
-                    fields?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The page with what it includes. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entry: components["schemas"]["DeliveredEntry"];
-                            included: components["schemas"]["Included"];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found`; an old path carries `redirect` (spec 7.3). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Present when the path redirects. */
-                            redirect?: {
-                                /** @description The new path; null with status 410 when the page was deleted. */
-                                to: string | null;
-                                /** @enum {integer} */
-                                status: 301 | 302 | 410;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } & components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getEntriesByPath"];
         put?: never;
         post?: never;
         delete?: never;
@@ -484,139 +92,7 @@ export interface paths {
             cookie?: never;
         };
         /** An entry by id */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
-                    include?: string;
-                    /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
-                    fields?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The entry id (`ent_…`). */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The entry with what it includes. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entry: components["schemas"]["DeliveredEntry"];
-                            included: components["schemas"]["Included"];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getEntriesById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -636,139 +112,7 @@ export interface paths {
          * A global by key
          * @description The published entry of a global type (its `path` is `@<key>`).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
-                    include?: string;
-                    /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
-                    fields?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The global type's key. */
-                    key: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The global with what it includes. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entry: components["schemas"]["DeliveredEntry"];
-                            included: components["schemas"]["Included"];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getGlobalsByKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -785,142 +129,7 @@ export interface paths {
             cookie?: never;
         };
         /** Several globals */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
-                    include?: string;
-                    /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
-                    fields?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                    /** @description Comma-separated global keys, at most 20, each with a published entry (else 404 naming it); without it every published global. */
-                    keys?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The globals by key. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Global entries by key. */
-                            globals: {
-                                [key: string]: components["schemas"]["DeliveredEntry"];
-                            };
-                            included: components["schemas"]["Included"];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getGlobals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -940,102 +149,7 @@ export interface paths {
          * An asset file, or a derived image
          * @description Public by unguessable id (image tags send no token). Without parameters the original (SVG, XML and HTML as attachments); with them a derived image, AVIF or WebP by `Accept` unless `fm` says (`Vary: Accept`). `Cache-Control: public, max-age=31536000, immutable`, an `ETag` (`If-None-Match` → 304), `X-Content-Type-Options: nosniff` and a sandboxing CSP. A file that is no image answers 400 to any parameter; more new variants than IMAGE_DERIVATIONS_PER_MINUTE from one visitor: 429 with `Retry-After`; too many derivations waiting: 503.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Width, 1 to 3840, rounded up to 160, 320, 480, 640, 768, 1024, 1280, 1600, 1920, 2560, 3840; never above the source. */
-                    w?: string;
-                    /** @description Height, 1 to 3840; alone it becomes a width, with `w` it sets the aspect. */
-                    h?: string;
-                    /** @description Aspect ratio `W:H` (1 to 999 each), e.g. `16:9`; not with `h`. */
-                    ar?: string;
-                    /** @description `thumb`, `card`, `hero`, `og`, or a key of the space's `imagePresets`; not with `h` or `ar`. */
-                    preset?: string;
-                    /** @description Quality 1 to 100, snapped to the nearest of 25, 50, 60, 75, 80, 90, 100 (defaults AVIF 50, WebP 75, JPEG 80). */
-                    q?: string;
-                    /** @description `avif`, `webp`, `jpeg` or `png` instead of negotiating by `Accept`. */
-                    fm?: string;
-                    /** @description A crop saved in content (from a delivered `url`), with `sig`. */
-                    crop?: string;
-                    /** @description The crop's signature (from a delivered `url`): a forged or missing one is 403 `forbidden`. */
-                    sig?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The asset id (`ast_…`). */
-                    assetId: string;
-                    /** @description The file name as in the delivered `url` (any name serves the asset). */
-                    filename: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file: the original's type, or the derived image's (AVIF, WebP, JPEG, PNG). */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "*/*": string;
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getAssetsByAssetIdByFilename"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1055,155 +169,7 @@ export interface paths {
          * List entries: filters, search, sort, cursor
          * @description Pages and collection items (never globals or folders), rendered like `entry` of by-path. Filters are `filter[<member>][<op>]=value` (`filter[<member>]=v` is `eq`), at most 20: members `fields.<key>`, `id`, `name`, `parentId`, `position`, `publishedAt`, `firstPublishedAt`, `tags`; ops `eq`, `ne`, `in`, `nin`, `contains`, `gt`, `gte`, `lt`, `lte`, `exists` (docs/api.md "GET /entries"). A bad parameter is 400 `invalid_query` naming it as sent.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
-                    include?: string;
-                    /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
-                    fields?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                    /** @description One page or collection type key. */
-                    type?: string;
-                    /** @description A folder path in the locale (`/blog`): entries below it at every depth, its start page included. */
-                    under?: string;
-                    /** @description Comma-separated tags (at most 20), all on the entry. */
-                    tags?: string;
-                    /** @description Full text (its first 200 characters): every word must occur; ranked without `sort`. */
-                    search?: string;
-                    /** @description Up to 5 comma-separated keys of `publishedAt`, `firstPublishedAt`, `name`, `path`, `position`, `fields.<key>`; `-` descends. Default `-publishedAt`. */
-                    sort?: string;
-                    /** @description Page size, 1 to 100 (default 25). */
-                    limit?: number;
-                    /** @description `nextCursor` of the previous page, unchanged, with the same other parameters. */
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of entries. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: components["schemas"]["DeliveredEntry"][];
-                            included: components["schemas"]["Included"];
-                            /** @description Pass as `cursor` for the next page; null on the last. */
-                            nextCursor: string | null;
-                            /** @description Every match (at the cursor's cv). */
-                            total: number;
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1223,154 +189,7 @@ export interface paths {
          * The navigation tree
          * @description Pages, page-collection items and folders by position (never globals or non-page items), at most 10,000 nodes (else 400 naming `depth`).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                    /** @description A folder path: the tree below it (400 when not a folder). */
-                    under?: string;
-                    /** @description Levels, 1 to 10 (default 3). */
-                    depth?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The tree. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            locale: string;
-                            /** @description The folder's path when `under` was given. */
-                            under: string | null;
-                            items: ({
-                                id: string;
-                                type: string;
-                                name: string;
-                                /** @description The node's own path segment ("" for a folder's start page and the home page). */
-                                slug: string;
-                                path: string;
-                                position: number;
-                                isFolder: boolean;
-                                /** @description Nodes of the same shape; `[]` at the last level. */
-                                children: {
-                                    [key: string]: unknown;
-                                }[];
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getTree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1390,143 +209,7 @@ export interface paths {
          * The sitemap: indexable pages with their alternates
          * @description Every published page and page-collection item with a path in the locale, except `noindex` ones, in path order. Streamed in batches of 2,000 rows (not kept in the response cache).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                    /** @description Comma-separated page types (others are 400). */
-                    types?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The sitemap, streamed as one JSON document. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            locale: string;
-                            items: ({
-                                id: string;
-                                type: string;
-                                path: string;
-                                /**
-                                 * Format: date-time
-                                 * @description The last publish.
-                                 */
-                                updatedAt: string;
-                                /** @description The entry's path in every locale of the space. */
-                                alternates: {
-                                    [key: string]: string;
-                                };
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getSitemap"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1546,145 +229,7 @@ export interface paths {
          * An option list with its labels in the locale
          * @description Labels fall back along the locale chain; an option with no label is labelled with its value.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The option list's key. */
-                    key: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The option list. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            list: {
-                                key: string;
-                                name: string;
-                                options: ({
-                                    value: string;
-                                    label: string;
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getListsByKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1704,173 +249,7 @@ export interface paths {
          * What changed since a cv
          * @description The published log as a difference between `since` and the end cv, keyset-paged. Public and preview tokens; published content only (`draft` and `release` are unknown parameters here).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The cv of your last build (exclusive); omitted or `0`: everything visible now. Older than the kept history: 410 `cv_expired`. */
-                    since?: number;
-                    /** @description Pin the end (default: the current cv). */
-                    cv?: number;
-                    /** @description Documents per page, 1 to 1000 (default 100); an entry counts once whatever its locales. */
-                    limit?: number;
-                    /** @description Only this locale's entry items (default: every locale of the space). */
-                    locale?: string;
-                    /** @description `1`: entries in the `/entries` item shape (`entry`) in one locale, with `include` and `fields`, and `included`. */
-                    full?: string;
-                    /** @description With `full=1`: as for `/entries`. */
-                    include?: string;
-                    /** @description With `full=1`: as for `/entries`. */
-                    fields?: string;
-                    /** @description `nextCursor` of the previous page; it carries `since` and the end cv. */
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of the difference. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            changed: ({
-                                /**
-                                 * @description Walked in this order, each by key.
-                                 * @enum {string}
-                                 */
-                                kind: "entry" | "global" | "asset" | "form" | "list" | "menu" | "redirect";
-                                id?: string;
-                                key?: string;
-                                /** @description Entries and globals: one item per locale; redirects: theirs (null: every locale). */
-                                locale?: string | null;
-                                /** @description Entries: the path in `locale` (null: not a page); redirects: the path they redirect from. */
-                                path?: string | null;
-                                type?: string;
-                                entry?: components["schemas"]["DeliveredEntry"];
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            deleted: ({
-                                /**
-                                 * @description Walked in this order, each by key.
-                                 * @enum {string}
-                                 */
-                                kind: "entry" | "global" | "asset" | "form" | "list" | "menu" | "redirect";
-                                id?: string;
-                                key?: string;
-                                type?: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            included?: components["schemas"]["Included"];
-                            /** @description `since` (0: from nothing). */
-                            fromCv: number;
-                            /** @description The cv the difference ends at. */
-                            toCv: number;
-                            /** @description Pass as `cursor` for the next page; null on the last. */
-                            nextCursor: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getSync"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1890,149 +269,7 @@ export interface paths {
          * Published entries ranked by meaning
          * @description Spaces with AI switched on (else 404 `not_found`). The query's vector against every published entry's, fused with the full-text rank of `/entries?search=`. `draft` and `release` are 400 (a public token gets 403 first); an embedding provider failing or too slow, or too many queries waiting for it (`SEARCH_QUEUE_MAX`), is 503 `unavailable` (then with `Retry-After`).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The text, 1 to 500 characters after trimming (required). */
-                    q?: string;
-                    /** @description Searches the text the locale delivers; default: the default locale. */
-                    locale?: string;
-                    /** @description Only entries of this page or collection type. */
-                    type?: string;
-                    /** @description 1 to 20 (default 10). */
-                    limit?: number;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
-                    include?: string;
-                    /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
-                    fields?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The best matches, best first. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        /** @description `complete`, or `indexing` (then `Cache-Control: no-store`) while the index is behind the cv. */
-                        "x-folio-search-index"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: ({
-                                entry: components["schemas"]["DeliveredEntry"];
-                                /** @description The fused score, higher is better (within one answer). */
-                                score: number;
-                                /** @description Up to 200 characters of the entry's text around the match. */
-                                highlight: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            included: components["schemas"]["Included"];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getSearch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2052,161 +289,7 @@ export interface paths {
          * A form in a locale, its status evaluated now
          * @description Closed, scheduled and full forms are delivered too (sites show `closedMessage`). Never delivered: secrets, notification settings, retention, capacity, `uniqueField`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The form's key. */
-                    key: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The form. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description A form in a locale (spec 2.9). */
-                            form: {
-                                key: string;
-                                name: string;
-                                locale: string;
-                                fields: ({
-                                    key: string;
-                                    /** @description text, textarea, email, tel, url, number, date, time, select, radio, checkboxes, … */
-                                    type: string;
-                                    label?: string;
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
-                                /** @description The spam trap field name (default `website`): leave it empty. */
-                                honeypot?: string;
-                                turnstile?: boolean;
-                                /** @description The public site key when the form uses Turnstile. */
-                                turnstileSiteKey?: string | null;
-                                successMessage?: string | null;
-                                /**
-                                 * @description Evaluated now.
-                                 * @enum {string}
-                                 */
-                                status: "scheduled" | "open" | "closed" | "full";
-                                closedMessage?: string | null;
-                                /** Format: date-time */
-                                opensAt?: string | null;
-                                /** Format: date-time */
-                                closesAt?: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getFormsByKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2228,142 +311,7 @@ export interface paths {
          * Upload a file for a file field
          * @description One file per request, before the submission that names its id. Multipart with `field`, the Turnstile token and `file`, in this order; at most 10 MB (or the field's `maxSize`): 413 `too_large` with `details.fields.<field>`. The content is identified and checked against `accept` (422 `validation_failed`: `file_type`, `invalid_file`). `Cache-Control: no-store`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The form's key. */
-                    key: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        /** @description The key of a file field of the form (before `file`). */
-                        field: string;
-                        /** @description The challenge token (single use). */
-                        "cf-turnstile-response"?: string;
-                        /** @description One file, with its name. */
-                        file: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Stored privately: name the id in the submission within a day. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The upload id (`fup_…`) to name in the submission. */
-                            id: string;
-                            /** @description The file name without any path, at most 200 characters. */
-                            name: string;
-                            size: number;
-                            /** @description The media type found in the file's content. */
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description `invalid_query`, `invalid_body` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `form_not_open`, `form_closed`, `form_full` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `validation_failed`, `turnstile_failed`, `turnstile_required`, `invalid_field` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        post: operations["postFormsByKeyUploads"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2383,147 +331,7 @@ export interface paths {
          * Submit a form
          * @description JSON, form data or multipart; the token in `Authorization` or, for plain HTML forms, `?token=`. Checks in order: token and origin, rate limits, the body (413 over 64 KB), the form (404), its status (409), the values' size (422 `submission_too_large`), the spam trap (kept as spam only with a valid Turnstile token on Turnstile forms), the values (422 `validation_failed`, `details.fields`), Turnstile, then storage (409 `form_full`, `already_submitted`). A form-encoded post without `Accept: application/json` may answer 303 to `_redirect` (or, failing, `_redirect_error`), or an HTML page to browsers, errors included.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The form's key. */
-                    key: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        [key: string]: unknown;
-                    };
-                    "multipart/form-data": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Accepted (or caught by the spam trap): the success message in the visitor's language. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                            successMessage: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        "text/html": string;
-                    };
-                };
-                /** @description Plain HTML posts: to `_redirect` (success) or `_redirect_error` (failure, with `error=<code>`). */
-                303: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query`, `invalid_body` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `form_not_open`, `form_closed`, `form_full`, `already_submitted` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `validation_failed`, `turnstile_failed`, `submission_too_large` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        post: operations["postFormsByKeySubmissions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2541,156 +349,7 @@ export interface paths {
          * A menu with its links in the locale
          * @description Items link to pages published in the view (others are left out with their children), URLs, addresses and files; `href` in the requested locale.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                    /** @description The menu's key. */
-                    key: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The menu. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            menu: {
-                                key: string;
-                                name: string;
-                                items: ({
-                                    id: string;
-                                    /** @description In the requested locale (falls back along the chain). */
-                                    label: string;
-                                    /** @description A page's path in the locale, a URL, `mailto:<address>` or an asset's file URL; null for a heading. */
-                                    href: string | null;
-                                    /** @enum {string|null} */
-                                    target: "_blank" | "_self" | null;
-                                    /** @description The linked page's entry id, else null. */
-                                    entryId: string | null;
-                                    /** @description Items of the same shape (up to three levels). */
-                                    children: {
-                                        [key: string]: unknown;
-                                    }[];
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getMenusByKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2710,159 +369,7 @@ export interface paths {
          * Several menus
          * @description Items link to pages published in the view (others are left out with their children), URLs, addresses and files; `href` in the requested locale.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                    /** @description `1` (preview tokens only): drafts of every entry, never-published ones included. */
-                    draft?: string;
-                    /** @description `rel_…` (preview tokens only): published content with the release's entries in place. */
-                    release?: string;
-                    /** @description Comma-separated menu keys, at most 50, each must exist (else 404); all menus when omitted. */
-                    keys?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The menus by key. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Menus by key. */
-                            menus: {
-                                [key: string]: {
-                                    key: string;
-                                    name: string;
-                                    items: ({
-                                        id: string;
-                                        /** @description In the requested locale (falls back along the chain). */
-                                        label: string;
-                                        /** @description A page's path in the locale, a URL, `mailto:<address>` or an asset's file URL; null for a heading. */
-                                        href: string | null;
-                                        /** @enum {string|null} */
-                                        target: "_blank" | "_self" | null;
-                                        /** @description The linked page's entry id, else null. */
-                                        entryId: string | null;
-                                        /** @description Items of the same shape (up to three levels). */
-                                        children: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getMenus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2882,136 +389,7 @@ export interface paths {
          * Every redirect of a locale, targets resolved
          * @description Shared redirects and the locale's own (its own wins for a path), ordered by path; redirects to unpublished pages and from paths a published page occupies are left out.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A locale code of the space (default: its default locale); unknown: 400. */
-                    locale?: string;
-                    /** @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. */
-                    cv?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description The space id (`spc_…`). */
-                    spaceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The redirects. */
-                200: {
-                    headers: {
-                        /** @description The cv the answer was rendered at; pin it with `?cv=`. */
-                        "x-folio-cv"?: string;
-                        /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
-                        "cache-control"?: string;
-                        /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
-                        etag?: string;
-                        /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
-                        "x-svc-cache"?: string;
-                        /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
-                        "surrogate-key"?: string;
-                        /** @description The same CDN tags, comma-separated. */
-                        "cache-tag"?: string;
-                        /** @description Requests allowed per window and token. */
-                        "ratelimit-limit"?: string;
-                        /** @description Requests left in the current window. */
-                        "ratelimit-remaining"?: string;
-                        /** @description Seconds until the window starts again. */
-                        "ratelimit-reset"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            redirects: ({
-                                from: string;
-                                /** @description The target's current path, a URL, or null (410) when it was deleted. */
-                                to: string | null;
-                                /** @enum {integer} */
-                                status: 301 | 302 | 410;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            /** @description The cache version the answer is for. */
-                            cv: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: `If-None-Match` named the current ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `invalid_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `forbidden_origin`, `preview_token_required` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `cv_expired` */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-                /** @description `unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FolioError"];
-                    };
-                };
-            };
-        };
+        get: operations["getRedirects"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3100,4 +478,3491 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The space's status. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        spaceId: string;
+                        name: string;
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                        /** @description The oldest cv still kept: pinning an older one is 410. */
+                        oldestCv: number;
+                        defaultLocale: string;
+                        locales: ({
+                            code: string;
+                            default: boolean;
+                            fallbacks: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        timeZone: string;
+                        ai: boolean;
+                        /** @description Only in spaces with AI switched on: how far the semantic index is. */
+                        search?: {
+                            model: string;
+                            indexedCv: number;
+                            complete: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getTypes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content model. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Content, global, folder and block types, by key. */
+                        types: ({
+                            key: string;
+                            /** @enum {string} */
+                            kind: "page" | "collection" | "global" | "folder" | "block";
+                            name: string;
+                            /** @description Whether entries of the type have paths (pages, folders, page collections). */
+                            pages: boolean;
+                            fields: ({
+                                key: string;
+                                /** @enum {string} */
+                                type: "text" | "textarea" | "richtext" | "number" | "boolean" | "date" | "datetime" | "link" | "asset" | "assets" | "blocks" | "reference" | "dictionary" | "seo" | "option" | "form";
+                                localized: boolean;
+                                required: boolean;
+                                /** @description Block fields: the block types allowed. */
+                                blocks?: string[];
+                                /** @description Reference fields: the entry types allowed. */
+                                to?: string[];
+                                /** @description Reference fields: whether the value is a list of ids. */
+                                many?: boolean;
+                                /** @description Option fields with inline options. */
+                                options?: ({
+                                    value: string;
+                                    /** @description The label by locale. */
+                                    label: {
+                                        [key: string]: string;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                /** @description Option fields on a shared option list (`GET /lists/<key>`). */
+                                list?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getEntriesByPathByPath: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
+                include?: string;
+                /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
+                fields?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The page's path in the locale without its leading slash (`blog/hello-world`); it may hold slashes.
+                 * @example blog/hello-world
+                 */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page with what it includes. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entry: components["schemas"]["DeliveredEntry"];
+                        included: components["schemas"]["Included"];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found`; an old path carries `redirect` (spec 7.3). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Present when the path redirects. */
+                        redirect?: {
+                            /** @description The new path; null with status 410 when the page was deleted. */
+                            to: string | null;
+                            /** @enum {integer} */
+                            status: 301 | 302 | 410;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getEntriesByPath: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
+                include?: string;
+                /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
+                fields?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page with what it includes. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entry: components["schemas"]["DeliveredEntry"];
+                        included: components["schemas"]["Included"];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found`; an old path carries `redirect` (spec 7.3). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Present when the path redirects. */
+                        redirect?: {
+                            /** @description The new path; null with status 410 when the page was deleted. */
+                            to: string | null;
+                            /** @enum {integer} */
+                            status: 301 | 302 | 410;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getEntriesById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
+                include?: string;
+                /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
+                fields?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The entry id (`ent_…`).
+                 * @example ent_about
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry with what it includes. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entry: components["schemas"]["DeliveredEntry"];
+                        included: components["schemas"]["Included"];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getGlobalsByKey: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
+                include?: string;
+                /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
+                fields?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The global type's key.
+                 * @example contact
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The global with what it includes. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entry: components["schemas"]["DeliveredEntry"];
+                        included: components["schemas"]["Included"];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getGlobals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
+                include?: string;
+                /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
+                fields?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+                /** @description Comma-separated global keys, at most 20, each with a published entry (else 404 naming it); without it every published global. */
+                keys?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The globals by key. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Global entries by key. */
+                        globals: {
+                            [key: string]: components["schemas"]["DeliveredEntry"];
+                        };
+                        included: components["schemas"]["Included"];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getAssetsByAssetIdByFilename: {
+        parameters: {
+            query?: {
+                /** @description Width, 1 to 3840, rounded up to 160, 320, 480, 640, 768, 1024, 1280, 1600, 1920, 2560, 3840; never above the source. */
+                w?: string;
+                /** @description Height, 1 to 3840; alone it becomes a width, with `w` it sets the aspect. */
+                h?: string;
+                /** @description Aspect ratio `W:H` (1 to 999 each), e.g. `16:9`; not with `h`. */
+                ar?: string;
+                /** @description `thumb`, `card`, `hero`, `og`, or a key of the space's `imagePresets`; not with `h` or `ar`. */
+                preset?: string;
+                /** @description Quality 1 to 100, snapped to the nearest of 25, 50, 60, 75, 80, 90, 100 (defaults AVIF 50, WebP 75, JPEG 80). */
+                q?: string;
+                /** @description `avif`, `webp`, `jpeg` or `png` instead of negotiating by `Accept`. */
+                fm?: string;
+                /** @description A crop saved in content (from a delivered `url`), with `sig`. */
+                crop?: string;
+                /** @description The crop's signature (from a delivered `url`): a forged or missing one is 403 `forbidden`. */
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /** @description The asset id (`ast_…`). */
+                assetId: string;
+                /** @description The file name as in the delivered `url` (any name serves the asset). */
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file: the original's type, or the derived image's (AVIF, WebP, JPEG, PNG). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
+                include?: string;
+                /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
+                fields?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+                /** @description One page or collection type key. */
+                type?: string;
+                /** @description A folder path in the locale (`/blog`): entries below it at every depth, its start page included. */
+                under?: string;
+                /** @description Comma-separated tags (at most 20), all on the entry. */
+                tags?: string;
+                /** @description Full text (its first 200 characters): every word must occur; ranked without `sort`. */
+                search?: string;
+                /** @description Up to 5 comma-separated keys of `publishedAt`, `firstPublishedAt`, `name`, `path`, `position`, `fields.<key>`; `-` descends. Default `-publishedAt`. */
+                sort?: string;
+                /**
+                 * @description Page size, 1 to 100 (default 25).
+                 * @example 25
+                 */
+                limit?: number;
+                /** @description `nextCursor` of the previous page, unchanged, with the same other parameters. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["DeliveredEntry"][];
+                        included: components["schemas"]["Included"];
+                        /** @description Pass as `cursor` for the next page; null on the last. */
+                        nextCursor: string | null;
+                        /** @description Every match (at the cursor's cv). */
+                        total: number;
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getTree: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+                /** @description A folder path: the tree below it (400 when not a folder). */
+                under?: string;
+                /**
+                 * @description Levels, 1 to 10 (default 3).
+                 * @example 3
+                 */
+                depth?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tree. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        locale: string;
+                        /** @description The folder's path when `under` was given. */
+                        under: string | null;
+                        items: ({
+                            id: string;
+                            type: string;
+                            name: string;
+                            /** @description The node's own path segment ("" for a folder's start page and the home page). */
+                            slug: string;
+                            path: string;
+                            position: number;
+                            isFolder: boolean;
+                            /** @description Nodes of the same shape; `[]` at the last level. */
+                            children: {
+                                [key: string]: unknown;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getSitemap: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+                /** @description Comma-separated page types (others are 400). */
+                types?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sitemap, streamed as one JSON document. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        locale: string;
+                        items: ({
+                            id: string;
+                            type: string;
+                            path: string;
+                            /**
+                             * Format: date-time
+                             * @description The last publish.
+                             */
+                            updatedAt: string;
+                            /** @description The entry's path in every locale of the space. */
+                            alternates: {
+                                [key: string]: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getListsByKey: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The option list's key.
+                 * @example contact
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The option list. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: {
+                            key: string;
+                            name: string;
+                            options: ({
+                                value: string;
+                                label: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getSync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The cv of your last build (exclusive); omitted or `0`: everything visible now. Older than the kept history: 410 `cv_expired`.
+                 * @example 41
+                 */
+                since?: number;
+                /**
+                 * @description Pin the end (default: the current cv).
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description Documents per page, 1 to 1000 (default 100); an entry counts once whatever its locales.
+                 * @example 25
+                 */
+                limit?: number;
+                /**
+                 * @description Only this locale's entry items (default: every locale of the space).
+                 * @example de
+                 */
+                locale?: string;
+                /**
+                 * @description `1`: entries in the `/entries` item shape (`entry`) in one locale, with `include` and `fields`, and `included`.
+                 * @example 1
+                 */
+                full?: "0" | "1";
+                /** @description As for `/entries`: with `full=1` the entries; always the pages named in `affected`, rendered with it (a page whose included entries changed is affected). */
+                include?: string;
+                /** @description With `full=1`: as for `/entries`. */
+                fields?: string;
+                /** @description `nextCursor` of the previous page; it carries `since` and the end cv. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the difference. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: ({
+                            /**
+                             * @description Walked in this order, each by key.
+                             * @enum {string}
+                             */
+                            kind: "entry" | "global" | "asset" | "form" | "list" | "menu" | "redirect";
+                            id?: string;
+                            key?: string;
+                            /** @description Entries and globals: one item per locale; redirects: theirs (null: every locale). */
+                            locale?: string | null;
+                            /** @description Entries: the path in `locale` (null: not a page); redirects: the path they redirect from. */
+                            path?: string | null;
+                            /** @description Entries: false for folders (a path prefix for their children, 404 by path) and non-page items. */
+                            page?: boolean;
+                            type?: string;
+                            entry?: components["schemas"]["DeliveredEntry"];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Pages (per locale) whose delivered JSON differs between the two ends without a version of their own: they link to, reference, show or embed something that changed. Only on the first page of a difference (not on pages of a cursor). */
+                        affected: ({
+                            /** @enum {string} */
+                            kind: "affected";
+                            id: string;
+                            type: string;
+                            locale: string;
+                            path: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        deleted: ({
+                            /**
+                             * @description Walked in this order, each by key.
+                             * @enum {string}
+                             */
+                            kind: "entry" | "global" | "asset" | "form" | "list" | "menu" | "redirect";
+                            id?: string;
+                            key?: string;
+                            type?: string;
+                            /** @description Entries: their last path per locale (the pages to remove); null when they were no page. */
+                            paths?: {
+                                [key: string]: string;
+                            } | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        included?: components["schemas"]["Included"];
+                        /** @description `since` (0: from nothing). */
+                        fromCv: number;
+                        /** @description The cv the difference ends at. */
+                        toCv: number;
+                        /** @description Pass as `cursor` for the next page; null on the last. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getSearch: {
+        parameters: {
+            query?: {
+                /** @description The text, 1 to 500 characters after trimming (required). */
+                q?: string;
+                /**
+                 * @description Searches the text the locale delivers; default: the default locale.
+                 * @example de
+                 */
+                locale?: string;
+                /** @description Only entries of this page or collection type. */
+                type?: string;
+                /**
+                 * @description 1 to 20 (default 10).
+                 * @example 25
+                 */
+                limit?: number;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /** @description Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000). */
+                include?: string;
+                /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
+                fields?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The best matches, best first. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    /** @description `complete`, or `indexing` (then `Cache-Control: no-store`) while the index is behind the cv. */
+                    "x-folio-search-index"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: ({
+                            entry: components["schemas"]["DeliveredEntry"];
+                            /** @description The fused score, higher is better (within one answer). */
+                            score: number;
+                            /** @description Up to 200 characters of the entry's text around the match. */
+                            highlight: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        included: components["schemas"]["Included"];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getFormsByKey: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The form's key.
+                 * @example contact
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A form in a locale (spec 2.9). */
+                        form: {
+                            key: string;
+                            name: string;
+                            locale: string;
+                            fields: ({
+                                key: string;
+                                /** @description text, textarea, email, tel, url, number, date, time, select, radio, checkboxes, … */
+                                type: string;
+                                label?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description The spam trap field name (default `website`): leave it empty. */
+                            honeypot?: string;
+                            turnstile?: boolean;
+                            /** @description The public site key when the form uses Turnstile. */
+                            turnstileSiteKey?: string | null;
+                            successMessage?: string | null;
+                            /**
+                             * @description Evaluated now.
+                             * @enum {string}
+                             */
+                            status: "scheduled" | "open" | "closed" | "full";
+                            closedMessage?: string | null;
+                            /** Format: date-time */
+                            opensAt?: string | null;
+                            /** Format: date-time */
+                            closesAt?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    postFormsByKeyUploads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The form's key.
+                 * @example contact
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The key of a file field of the form (before `file`). */
+                    field: string;
+                    /** @description The challenge token (single use). */
+                    "cf-turnstile-response"?: string;
+                    /** @description One file, with its name. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored privately: name the id in the submission within a day. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The upload id (`fup_…`) to name in the submission. */
+                        id: string;
+                        /** @description The file name without any path, at most 200 characters. */
+                        name: string;
+                        size: number;
+                        /** @description The media type found in the file's content. */
+                        type: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_query`, `invalid_body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `POST`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `form_not_open`, `form_closed`, `form_full` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `validation_failed`, `turnstile_failed`, `turnstile_required`, `invalid_field` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    postFormsByKeySubmissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The form's key.
+                 * @example contact
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+                "multipart/form-data": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted (or caught by the spam trap): the success message in the visitor's language. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        successMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description Plain HTML posts: to `_redirect` (success) or `_redirect_error` (failure, with `error=<code>`). */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query`, `invalid_body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `POST`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `form_not_open`, `form_closed`, `form_full`, `already_submitted` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `validation_failed`, `turnstile_failed`, `submission_too_large` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getMenusByKey: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The menu's key.
+                 * @example contact
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The menu. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        menu: {
+                            key: string;
+                            name: string;
+                            items: ({
+                                id: string;
+                                /** @description In the requested locale (falls back along the chain). */
+                                label: string;
+                                /** @description A page's path in the locale, a URL, `mailto:<address>` or an asset's file URL; null for a heading. */
+                                href: string | null;
+                                /** @enum {string|null} */
+                                target: "_blank" | "_self" | null;
+                                /** @description The linked page's entry id, else null. */
+                                entryId: string | null;
+                                /** @description Items of the same shape (up to three levels). */
+                                children: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getMenus: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+                /**
+                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @example 1
+                 */
+                draft?: "1";
+                /**
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @example rel_spring
+                 */
+                release?: string;
+                /** @description Comma-separated menu keys, at most 50, each must exist (else 404); all menus when omitted. */
+                keys?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The menus by key. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Menus by key. */
+                        menus: {
+                            [key: string]: {
+                                key: string;
+                                name: string;
+                                items: ({
+                                    id: string;
+                                    /** @description In the requested locale (falls back along the chain). */
+                                    label: string;
+                                    /** @description A page's path in the locale, a URL, `mailto:<address>` or an asset's file URL; null for a heading. */
+                                    href: string | null;
+                                    /** @enum {string|null} */
+                                    target: "_blank" | "_self" | null;
+                                    /** @description The linked page's entry id, else null. */
+                                    entryId: string | null;
+                                    /** @description Items of the same shape (up to three levels). */
+                                    children: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getRedirects: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A locale code of the space (default: its default locale); unknown: 400.
+                 * @example de
+                 */
+                locale?: string;
+                /**
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @example 42
+                 */
+                cv?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redirects. */
+            200: {
+                headers: {
+                    /** @description The cv the answer was rendered at; pin it with `?cv=`. */
+                    "x-folio-cv"?: string;
+                    /** @description Pinned: immutable; current: `max-age=10, stale-while-revalidate=60`; previews: `private, no-store`. */
+                    "cache-control"?: string;
+                    /** @description A strong validator of the bytes (cached answers): `If-None-Match` → 304. */
+                    etag?: string;
+                    /** @description `HIT-L1`, `HIT-L2` or `MISS`. */
+                    "x-svc-cache"?: string;
+                    /** @description CDN tags, space-separated (docs/api.md "CDN tags"). */
+                    "surrogate-key"?: string;
+                    /** @description The same CDN tags, comma-separated. */
+                    "cache-tag"?: string;
+                    /** @description Requests allowed per window and token. */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in the current window. */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window starts again. */
+                    "ratelimit-reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirects: ({
+                            from: string;
+                            /** @description The target's current path, a URL, or null (410) when it was deleted. */
+                            to: string | null;
+                            /** @enum {integer} */
+                            status: 301 | 302 | 410;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description The cache version the answer is for. */
+                        cv: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+}

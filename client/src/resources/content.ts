@@ -9,7 +9,7 @@ import {
   segment,
 } from '../query.js';
 import type {
-  EntryResponse,
+  ContentModelResponse,
   GlobalsResponse,
   MenuResponse,
   MenusResponse,
@@ -20,6 +20,7 @@ import type {
   SpaceStatus,
   TreeResponse,
 } from '../types.js';
+import type { ContentModel, EntryResponseOf, TypeKey, UntypedModel } from '../values.js';
 import type { ClientContext } from './context.js';
 
 /** Parameters of menus, option lists, the tree and the sitemap: locale, cv and previews. */
@@ -58,9 +59,9 @@ export interface SearchOptions extends CallOptions, PinOptions, LocaleOptions {
   fields?: string | readonly string[];
 }
 
-export interface GlobalsResource {
+export interface GlobalsResource<M extends ContentModel = UntypedModel> {
   /** The published entry of a global type: `{ entry, included, cv }`. */
-  get(key: string, options?: EntryReadOptions): Promise<EntryResponse>;
+  get<K extends TypeKey<M>>(key: K, options?: EntryReadOptions): Promise<EntryResponseOf<M, K>>;
   /** Several globals: `{ globals: { <key>: entry }, included, cv }`. */
   all(options?: GlobalsOptions): Promise<GlobalsResponse>;
 }
@@ -92,12 +93,18 @@ export function reader(ctx: ClientContext) {
     });
 }
 
-export function globalsResource(ctx: ClientContext): GlobalsResource {
+export function globalsResource<M extends ContentModel = UntypedModel>(
+  ctx: ClientContext,
+): GlobalsResource<M> {
   const get = reader(ctx);
   const q = (options: EntryReadOptions) => new Query().entryRead(options, ctx.pinnedCv);
   return {
-    get: (key, options = {}) =>
-      get<EntryResponse>(`/globals/${segment(key)}`, q(options), options, ['entry', 'included', 'cv']),
+    get: <K extends TypeKey<M>>(key: K, options: EntryReadOptions = {}) =>
+      get<EntryResponseOf<M, K>>(`/globals/${segment(key)}`, q(options), options, [
+        'entry',
+        'included',
+        'cv',
+      ]),
     all: (options = {}) =>
       get<GlobalsResponse>('/globals', q(options).set('keys', options.keys), options, ['globals', 'cv']),
   };
@@ -167,5 +174,11 @@ export function singleReads(ctx: ClientContext) {
         options,
         ['items', 'included', 'cv'],
       ),
+    /** The content model (`GET /types`): types with their fields, what `folio-types` reads. */
+    types: (options: ViewOptions = {}) =>
+      get<ContentModelResponse>('/types', new Query().set('cv', options.cv ?? cv).preview(options), options, [
+        'types',
+        'cv',
+      ]),
   };
 }

@@ -1,48 +1,99 @@
+import { FolioApiError } from '../errors.js';
 import { objectWith } from '../parse.js';
 import { byPathRoute, type EntryListQuery, type EntryReadOptions, Query, segment } from '../query.js';
-import type { Entry, EntryPage, EntryResponse } from '../types.js';
+import type { EntryPage, EntryResponse } from '../types.js';
+import type {
+  ContentModel,
+  EntryOf,
+  EntryPageOf,
+  EntryResponseOf,
+  TypeKey,
+  UntypedModel,
+} from '../values.js';
 import type { ClientContext } from './context.js';
 import { CursorList } from './cursor-list.js';
 
-export type EntryList = CursorList<EntryPage, Entry>;
+export type EntryList<M extends ContentModel = UntypedModel, K extends TypeKey<M> = TypeKey<M>> = CursorList<
+  EntryPageOf<M, K>,
+  EntryOf<M, K>
+>;
 
-export interface EntriesResource {
+/** Reading options that may name the types the caller expects: the answer is checked against them. */
+export interface TypedReadOptions<K extends string> extends EntryReadOptions {
+  /** The type (or types) the entry must have; another type fails with `unexpected_type` (no content). */
+  type?: K | readonly K[];
+}
+
+/** `/entries` with its type typed: `list({ type: 'post' })` yields posts. */
+export interface TypedListQuery<K extends string> extends Omit<EntryListQuery, 'type'> {
+  type?: K;
+}
+
+export interface EntriesResource<M extends ContentModel = UntypedModel> {
   /**
    * A page by its localized path (`/blog/hello`; `/` is the home page), without a locale prefix. An unknown path
    * fails with 404 `not_found`; an old path's error carries `redirect` (`{ to, status }`, spec 7.3).
+   * `byPath<'post'>(path, { type: 'post' })` types the entry and checks it.
    */
-  byPath(path: string, options?: EntryReadOptions): Promise<EntryResponse>;
+  byPath<K extends TypeKey<M> = TypeKey<M>>(
+    path: string,
+    options?: TypedReadOptions<K>,
+  ): Promise<EntryResponseOf<M, K>>;
   /** An entry by id (`ent_…`). */
-  get(id: string, options?: EntryReadOptions): Promise<EntryResponse>;
+  get<K extends TypeKey<M> = TypeKey<M>>(
+    id: string,
+    options?: TypedReadOptions<K>,
+  ): Promise<EntryResponseOf<M, K>>;
   /**
    * Entries matching `query` (spec 4.3). `for await (const entry of list)` reads every page along `nextCursor`;
    * `list.pages()` yields whole pages (with `included` and `total`); `list.page(cursor?)` reads one.
    */
-  list(query?: EntryListQuery): EntryList;
+  list<K extends TypeKey<M> = TypeKey<M>>(query?: TypedListQuery<K>): EntryList<M, K>;
 }
 
-const readEntry = (body: unknown) => objectWith<EntryResponse>(body, ['entry', 'included', 'cv']);
+function typesOf(option: string | readonly string[] | undefined): readonly string[] | undefined {
+  return option === undefined ? undefined : typeof option === 'string' ? [option] : option;
+}
 
-function readPage(body: unknown): EntryPage | null {
-  const page = objectWith<EntryPage>(body, ['items', 'included', 'nextCursor', 'total', 'cv']);
+/** Entries of a typed client: the server's answer, whose types the model describes. */
+function readEntryAs<M extends ContentModel, K extends TypeKey<M>>(
+  expected: readonly string[] | undefined,
+): (body: unknown) => EntryResponseOf<M, K> | null {
+  return (body) => {
+    const answer = objectWith<EntryResponseOf<M, K>>(body, ['entry', 'included', 'cv']);
+    if (answer === null || expected === undefined) return answer;
+    const type: unknown = answer.entry.type;
+    if (typeof type === 'string' && expected.includes(type)) return answer;
+    throw new FolioApiError({
+      status: 200,
+      code: 'unexpected_type',
+      message: `The entry is a "${String(type)}", not ${expected.map((t) => `"${t}"`).join(' or ')}.`,
+    });
+  };
+}
+
+function readPageAs<M extends ContentModel, K extends TypeKey<M>>(body: unknown): EntryPageOf<M, K> | null {
+  const page = objectWith<EntryPageOf<M, K>>(body, ['items', 'included', 'nextCursor', 'total', 'cv']);
   // Pagination relies on these two.
   if (page === null || !Array.isArray(page.items)) return null;
   return typeof page.nextCursor === 'string' || page.nextCursor === null ? page : null;
 }
 
-export function entriesResource(ctx: ClientContext): EntriesResource {
-  const read = (path: string, options: EntryReadOptions) =>
+export function entriesResource<M extends ContentModel = UntypedModel>(
+  ctx: ClientContext,
+): EntriesResource<M> {
+  const read = <K extends TypeKey<M>>(path: string, options: TypedReadOptions<K>) =>
     ctx.transport.send({
       method: 'GET',
       path,
       query: new Query().entryRead(options, ctx.pinnedCv).params,
       signal: options.signal,
-      read: readEntry,
+      read: readEntryAs<M, K>(typesOf(options.type)),
     });
   return {
     byPath: (path, options = {}) => read(byPathRoute(path), options),
     get: (id, options = {}) => read(`/entries/${segment(id)}`, options),
-    list(query = {}) {
+    list<K extends TypeKey<M>>(query: TypedListQuery<K> = {}) {
       return new CursorList(
         (cursor) =>
           ctx.transport.send({
@@ -50,10 +101,12 @@ export function entriesResource(ctx: ClientContext): EntriesResource {
             path: '/entries',
             query: new Query().entryList(query, ctx.pinnedCv).set('cursor', cursor).params,
             signal: query.signal,
-            read: readPage,
+            read: (body) => readPageAs<M, K>(body),
           }),
         (page) => page.items,
       );
     },
   };
 }
+
+export type { EntryPage, EntryResponse };

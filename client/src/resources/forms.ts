@@ -1,4 +1,5 @@
-import { objectWith } from '../parse.js';
+import { DefinitionError, parseDeliveredForm } from '../forms/definition.js';
+import { isObject, objectWith } from '../parse.js';
 import { type CallOptions, type LocaleOptions, type PinOptions, Query, segment } from '../query.js';
 import type { FormResponse, SubmissionValue, SubmitResult, Upload } from '../types.js';
 import type { ClientContext } from './context.js';
@@ -43,6 +44,17 @@ export interface FormsResource {
   upload(key: string, field: string, file: Blob, filename?: string, options?: UploadOptions): Promise<Upload>;
 }
 
+/** The form parsed as the renderer takes it (a form the renderer could not show is an invalid answer). */
+function readFormResponse(body: unknown): FormResponse | null {
+  if (!isObject(body) || typeof body.cv !== 'number') return null;
+  try {
+    return { form: parseDeliveredForm(body.form), cv: body.cv };
+  } catch (err) {
+    if (err instanceof DefinitionError) return null;
+    throw err;
+  }
+}
+
 function readSubmitResult(body: unknown): SubmitResult | null {
   const result = objectWith<SubmitResult>(body, ['ok', 'successMessage']);
   return result?.ok === true ? result : null;
@@ -59,7 +71,7 @@ export function formsResource(ctx: ClientContext): FormsResource {
         path: path(key),
         query: new Query().locale(options, ctx.pinnedCv).params,
         signal: options.signal,
-        read: (body) => objectWith<FormResponse>(body, ['form', 'cv']),
+        read: readFormResponse,
       }),
 
     submit(key, values, options = {}) {

@@ -1,6 +1,6 @@
-import { objectWith } from '../parse.js';
+import { isObject, objectWith } from '../parse.js';
 import { type CallOptions, type LocaleOptions, type PinOptions, Query } from '../query.js';
-import type { SyncChanged, SyncDeleted, SyncPage } from '../types.js';
+import type { Entry, SyncAnswer as RawSyncPage } from '../types.js';
 import type { ClientContext } from './context.js';
 import { CursorList } from './cursor-list.js';
 
@@ -15,8 +15,61 @@ export interface SyncOptions extends CallOptions, PinOptions, LocaleOptions {
   fields?: string | readonly string[];
 }
 
-/** One item of a sync: a document changed (or new) since `since`, or deleted. */
-export type SyncChange = { change: 'changed'; item: SyncChanged } | { change: 'deleted'; item: SyncDeleted };
+/** A changed (or new) document, by `kind` (docs/api.md "Sync"). */
+export type SyncChangedItem =
+  | {
+      kind: 'entry';
+      id: string;
+      type: string;
+      locale: string;
+      /** The path in `locale`; null when the entry is no page (a non-page collection item). */
+      path: string | null;
+      /** False for folders: they have a path for their children but no page (by path they are 404). */
+      page: boolean;
+      /** With `full`. */
+      entry?: Entry;
+    }
+  | { kind: 'global'; id: string; key: string; locale: string; entry?: Entry }
+  | {
+      /** A page whose delivered JSON changed because of what it includes, links or lists. */
+      kind: 'affected';
+      id: string;
+      type: string;
+      locale: string;
+      path: string;
+    }
+  | { kind: 'asset'; id: string }
+  | { kind: 'form' | 'list' | 'menu'; key: string }
+  | { kind: 'redirect'; id: string; locale: string | null; path: string };
+
+/** A deleted (unpublished) document, by `kind`. */
+export type SyncDeletedItem =
+  | {
+      kind: 'entry';
+      id: string;
+      type: string;
+      /** Its last path per locale (remove these pages); null when it was no page. */
+      paths: Record<string, string> | null;
+    }
+  | { kind: 'global'; id: string; key: string }
+  | { kind: 'asset' | 'redirect'; id: string }
+  | { kind: 'form' | 'list' | 'menu'; key: string };
+
+/** One page of `/sync` with its items typed by `kind` (items of kinds this client does not know are left out). */
+export type SyncPage = {
+  [P in keyof RawSyncPage as P extends 'changed' | 'deleted' ? never : P]: RawSyncPage[P];
+} & {
+  changed: SyncChangedItem[];
+  deleted: SyncDeletedItem[];
+  /** Pages affected by the changes (docs/api.md "Sync", `affected`); empty from servers without it. */
+  affected: Extract<SyncChangedItem, { kind: 'affected' }>[];
+};
+
+/** One item of a sync: a document changed (or new) since `since`, a page it affects, or a deleted one. */
+export type SyncChange =
+  | { change: 'changed'; item: Exclude<SyncChangedItem, { kind: 'affected' }> }
+  | { change: 'affected'; item: Extract<SyncChangedItem, { kind: 'affected' }> }
+  | { change: 'deleted'; item: SyncDeletedItem };
 
 /**
  * What changed between `since` and the end cv (docs/api.md "Sync"), page by page. After the last page `toCv` is
@@ -35,7 +88,10 @@ export class SyncFeed implements AsyncIterable<SyncChange> {
         return page;
       },
       (page) => [
-        ...page.changed.map((item): SyncChange => ({ change: 'changed', item })),
+        ...page.changed.flatMap((item): SyncChange[] =>
+          item.kind === 'affected' ? [] : [{ change: 'changed', item }],
+        ),
+        ...page.affected.map((item): SyncChange => ({ change: 'affected', item })),
         ...page.deleted.map((item): SyncChange => ({ change: 'deleted', item })),
       ],
     );
@@ -54,10 +110,79 @@ export class SyncFeed implements AsyncIterable<SyncChange> {
   }
 }
 
+const str = (v: unknown): v is string => typeof v === 'string';
+const strOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+function pathsOf(v: unknown): Record<string, string> | null {
+  if (!isObject(v)) return null;
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => str(e[1])));
+}
+
+function entryOf(v: unknown): { entry?: Entry } {
+  const entry = objectWith<Entry>(v, ['id', 'type', 'content']);
+  return entry === null ? {} : { entry };
+}
+
+/** A changed item of a kind this client knows, checked; null otherwise. */
+function changedItem(v: unknown): SyncChangedItem | null {
+  if (!isObject(v)) return null;
+  const { kind, id, key, type, locale, path } = v;
+  switch (kind) {
+    case 'entry':
+      if (!str(id) || !str(type) || !str(locale) || !strOrNull(path)) return null;
+      return { kind, id, type, locale, path, page: v.page !== false, ...entryOf(v.entry) };
+    case 'global':
+      return str(id) && str(key) && str(locale) ? { kind, id, key, locale, ...entryOf(v.entry) } : null;
+    case 'affected':
+      return str(id) && str(type) && str(locale) && str(path) ? { kind, id, type, locale, path } : null;
+    case 'asset':
+      return str(id) ? { kind, id } : null;
+    case 'form':
+    case 'list':
+    case 'menu':
+      return str(key) ? { kind, key } : null;
+    case 'redirect':
+      return str(id) && strOrNull(locale) && str(path) ? { kind, id, locale, path } : null;
+    default:
+      return null;
+  }
+}
+
+function deletedItem(v: unknown): SyncDeletedItem | null {
+  if (!isObject(v)) return null;
+  const { kind, id, key, type } = v;
+  switch (kind) {
+    case 'entry':
+      return str(id) && str(type) ? { kind, id, type, paths: pathsOf(v.paths) } : null;
+    case 'global':
+      return str(id) && str(key) ? { kind, id, key } : null;
+    case 'asset':
+    case 'redirect':
+      return str(id) ? { kind, id } : null;
+    case 'form':
+    case 'list':
+    case 'menu':
+      return str(key) ? { kind, key } : null;
+    default:
+      return null;
+  }
+}
+
+const known = <T>(items: unknown, parse: (v: unknown) => T | null): T[] =>
+  Array.isArray(items) ? items.flatMap((v) => parse(v) ?? []) : [];
+
 function readSyncPage(body: unknown): SyncPage | null {
-  const page = objectWith<SyncPage>(body, ['changed', 'deleted', 'fromCv', 'toCv', 'nextCursor']);
+  const page = objectWith<RawSyncPage>(body, ['changed', 'deleted', 'fromCv', 'toCv', 'nextCursor']);
   if (page === null || !Array.isArray(page.changed) || !Array.isArray(page.deleted)) return null;
-  return typeof page.nextCursor === 'string' || page.nextCursor === null ? page : null;
+  if (typeof page.nextCursor !== 'string' && page.nextCursor !== null) return null;
+  const raw: unknown = body;
+  const affected = isObject(raw) ? known(raw.affected, changedItem) : [];
+  return {
+    ...page,
+    changed: known(page.changed, changedItem),
+    deleted: known(page.deleted, deletedItem),
+    affected: affected.flatMap((item) => (item.kind === 'affected' ? [item] : [])),
+  };
 }
 
 export function syncFeed(ctx: ClientContext, options: SyncOptions): SyncFeed {

@@ -1,0 +1,115 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateTypes } from '../client/src/codegen/generate.js';
+import type { ContentTypeDef } from '../src/content/model.js';
+import { modelTypes } from '../src/delivery/content-model.js';
+import { removeTempDirs, tempDir } from './helpers/temp-dirs.js';
+
+/**
+ * Issue 31 item 3: every TypeScript snippet (```ts) of README.md, client/README.md and docs/*.md compiles under
+ * `tsc --strict` against the built package (client/dist, `npm run build`), each as a module of its own. The
+ * names snippets take as given (a client, a token, the page's helpers) are declared once in globals.d.ts.
+ */
+
+const ROOT = join(import.meta.dirname, '..');
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const DOCS = [
+  'README.md',
+  'client/README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+const GLOBALS = `
+type Client = import('@folio/client').FolioClient;
+type FieldError = import('@folio/client').FieldError;
+declare const folio: Client;
+declare const createClient: typeof import('@folio/client').createClient;
+declare const FolioApiError: typeof import('@folio/client').FolioApiError;
+declare const baseUrl: string, spaceId: string, token: string;
+declare const FOLIO: string, SPACE: string, PUBLIC_TOKEN: string;
+declare const process: { env: Record<string, string | undefined> };
+declare const request: Request;
+declare const lastBuildCv: number;
+declare function renderPage(path: string, locale: string): Promise<void>;
+declare function removePage(path: string, locale: string): Promise<void>;
+declare function saveLastBuildCv(cv: number): void;
+declare const cvFile: Blob;
+declare const turnstileToken: string;
+declare const trapInput: HTMLInputElement;
+declare const values: Record<string, string>;
+declare function showFieldErrors(fields: Record<string, FieldError>): void;
+declare function showClosed(message: string): void;
+declare function retryLater(seconds: number | undefined): void;
+declare function redirect(to: string, status: number): Response;
+`;
+
+function snippets(file: string): { name: string; code: string }[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const out: { name: string; code: string }[] = [];
+  const fence = /^```ts\n([\s\S]*?)^```$/gm;
+  for (let m = fence.exec(text); m !== null; m = fence.exec(text)) {
+    const line = text.slice(0, m.index).split('\n').length;
+    out.push({ name: `${file}:${line}`, code: m[1] ?? '' });
+  }
+  return out;
+}
+
+describe('README and docs snippets', () => {
+  afterAll(() => removeTempDirs());
+
+  it('compile under tsc --strict against the built @folio/client', () => {
+    const project = tempDir('folio-snippets-');
+    mkdirSync(join(project, 'node_modules', '@folio'), { recursive: true });
+    symlinkSync(join(ROOT, 'client'), join(project, 'node_modules', '@folio', 'client'), 'dir');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    writeFileSync(join(project, 'globals.d.ts'), GLOBALS);
+    // The types `folio-types` writes for the demo space (test/client-kit.test.ts runs the bin itself).
+    const bundle: { types: ContentTypeDef[] } = JSON.parse(
+      readFileSync(join(ROOT, 'examples', 'demo', 'bundle.json'), 'utf8'),
+    );
+    const categories = ['news', 'guides', 'releases'];
+    writeFileSync(
+      join(project, 'folio-types.ts'),
+      generateTypes({ types: modelTypes(bundle.types), lists: { categories } }),
+    );
+    const all = DOCS.flatMap(snippets);
+    const names = new Map<string, string>();
+    all.forEach(({ name, code }, i) => {
+      const file = `snippet-${i}.ts`;
+      names.set(file, name);
+      writeFileSync(join(project, file), `${code}\nexport {};\n`);
+    });
+    expect(all.length).toBeGreaterThanOrEqual(12);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: [],
+          noEmit: true,
+          noUnusedLocals: false,
+        },
+        include: ['*.ts'],
+      }),
+    );
+    let errors = '';
+    try {
+      execFileSync(process.execPath, [TSC, '-p', project], { cwd: project, encoding: 'utf8' });
+    } catch (err) {
+      errors = typeof err === 'object' && err !== null && 'stdout' in err ? String(err.stdout) : String(err);
+    }
+    // Name the snippet (file and line of its fence) instead of the temporary file.
+    const named = errors.replace(/snippet-\d+\.ts/g, (f) => names.get(f) ?? f);
+    expect(named).toBe('');
+  });
+});
