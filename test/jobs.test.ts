@@ -92,6 +92,39 @@ describe.each(ENGINES)('the job runner on %s', (engine) => {
     }
   });
 
+  it('runs jobs side by side up to its concurrency, and a slow job does not hold up the others', async () => {
+    const slow = await enqueue(env.store, 1, 'slow');
+    const ids = await enqueue(env.store, 30);
+    let inHand = 0;
+    let most = 0;
+    let release: () => void = () => {};
+    const slowHeld = new Promise<void>((resolve) => (release = resolve));
+    const seen: string[] = [];
+    runner(
+      env.store,
+      {
+        slow: () => slowHeld,
+        test: async (job) => {
+          inHand += 1;
+          most = Math.max(most, inHand);
+          await new Promise((r) => setTimeout(r, 5));
+          seen.push(job.id);
+          inHand -= 1;
+        },
+      },
+      { concurrency: 4 },
+    );
+    // Every quick job finishes while the slow one still holds its slot.
+    await expect.poll(() => seen.length, { timeout: 15_000 }).toBe(30);
+    expect((await statusOf(env.store, slow[0]!)).status).toBe('pending');
+    release();
+    await expect.poll(() => allDone(env.store, 'slow'), { timeout: 15_000 }).toBe(true);
+    expect([...seen].sort()).toEqual([...ids].sort());
+    // Three slots beside the slow job: more than one at a time, never more than the bound.
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(3);
+  });
+
   it('runs a job again when the worker holding it died (lease expired): at-least-once', async () => {
     const [id] = await enqueue(env.store, 1);
     const claimed = await claimJobs(env.store, {

@@ -155,13 +155,26 @@ describe.each(ENGINES)('notification email on %s (spec 3.2, 4.4 rule 6)', (engin
           '  second line',
           'Tags: A (a), C (c)',
           'Color: Red (red)',
-          'I agree to the storage of my data.: Yes',
+          // Issue 30 item 5: consent as a sentence, no "….: Yes".
+          'The visitor agreed to: “I agree to the storage of my data.”',
           'CV:',
-          `  - cv.pdf (1.2 KB): http://folio.test/v1/spaces/spc_test/forms/routed/submissions/${sub}/files/${upload}`,
+          `  - cv.pdf (1.2 KB): http://folio.test/v1/spaces/spc_test/forms/routed/submissions/${sub}/files/${upload}?expires=`,
         ].join('\n'),
       );
       expect(text).toContain('Page: https://site.example/kontakt');
-      expect(text).toMatch(/Submitted: \d{4}-\d{2}-\d{2}T/);
+      // The space's time zone, not UTC.
+      expect(text).toMatch(/Submitted: \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \(Europe\/Berlin\)/);
+      expect(mail.html).toContain('<a href="http://folio.test/v1/spaces/spc_test/forms/routed/submissions/');
+      // The link opens without a token (signed, expiring): accepted, then 404 only because this suite's upload
+      // row has no bytes; a changed signature is refused (403) before the file is looked up.
+      const link = /(http:\/\/folio\.test\S+signature=\S+)/.exec(text)?.[1] ?? '';
+      // Signed by the worker's clock; the app judges by its own (pinned in these tests).
+      t.clock.current = new Date();
+      const path = link.replace('http://folio.test', '');
+      const opened = await t.inject({ method: 'GET', url: path });
+      expect([opened.status, opened.body.error.message]).toEqual([404, 'File not found.']);
+      const forged = await t.inject({ method: 'GET', url: `${path.slice(0, -3)}AAA` });
+      expect(forged.status).toBe(403);
       // Labels are the default locale's, whatever the visitor's language was.
       for (const de of ['Thema', 'Allgemein', 'Lebenslauf', 'Farbe', 'Rot']) expect(text).not.toContain(de);
     }

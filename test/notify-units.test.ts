@@ -6,7 +6,11 @@ import { submissionAnswers } from '../src/forms/notify/answers.js';
 import { CHAT_LIMITS, chatMessage, escapeChat } from '../src/forms/notify/chat-message.js';
 import { confirmationEmail } from '../src/forms/notify/confirmation-email.js';
 import { emailJobId, parseChatJob, parseConfirmationJob, parseEmailJob } from '../src/forms/notify/jobs.js';
-import { describeMailTransport, isPermanentSmtpFailure } from '../src/forms/notify/mailer.js';
+import {
+  describeMailTransport,
+  isPermanentSmtpFailure,
+  mailFromWarning,
+} from '../src/forms/notify/mailer.js';
 import { mailDomain, messageIdFor } from '../src/forms/notify/message-id.js';
 import { ownerEmail } from '../src/forms/notify/owner-email.js';
 import { notificationRecipients } from '../src/forms/notify/recipients.js';
@@ -163,8 +167,11 @@ describe('owner email and answers', () => {
       page: 'https://site.example/x',
       submittedAt: '2026-01-01T00:00:00.000Z',
       locale: 'de',
+      timeZone: 'Europe/Zurich',
       replyToVisitor: true,
       fileUrl: (id) => `https://folio.example/files/${id}`,
+      linksExpireAt: new Date('2026-01-04T00:00:00.000Z'),
+      values,
     });
     expect(mail.subject).toBe('New submission: Sales Bcc: x@example.com');
     expect(mail.text).toContain(
@@ -182,6 +189,56 @@ describe('owner email and answers', () => {
     );
     expect(mail.text).not.toContain('Hidden by condition');
     expect(mail.text).not.toContain('Notiz');
+    // Issue 30 item 5: the space's time zone, links that say until when they open, an HTML part saying the same.
+    expect(mail.text).toContain('Submitted: 1 Jan 2026, 01:00 (Europe/Zurich)');
+    expect(mail.text).toContain('File links open without a login until 4 Jan 2026, 01:00 (Europe/Zurich).');
+    expect(mail.html).toContain('<a href="https://folio.example/files/fup_aaaaaaaa">a.pdf</a> (2.0 KB)');
+    expect(mail.html).toContain('Sales (sales)');
+    expect(mail.html).not.toContain('Bcc: x@example.com\r');
+  });
+
+  it('fills the form subject and intro templates, and writes consent as a sentence without a double colon', () => {
+    const consentForm: FormDefinition = {
+      key: 'c',
+      name: 'Callback <now>',
+      fields: [
+        { key: 'name', type: 'text', label: 'Your name?' },
+        { key: 'agree', type: 'consent', label: 'My details are stored for 30 days.', required: true },
+      ],
+      settings: {},
+    };
+    const stored = { name: 'Ada <b>', agree: true };
+    const mail = ownerEmail({
+      formName: consentForm.name,
+      formKey: 'c',
+      submissionId: 'sub_2',
+      answers: submissionAnswers({
+        form: consentForm,
+        values: stored,
+        defaultLocale: 'en',
+        lists: {},
+        files,
+      }),
+      page: null,
+      submittedAt: '2026-07-01T12:30:00.000Z',
+      locale: 'en',
+      timeZone: 'America/New_York',
+      replyToVisitor: false,
+      fileUrl: () => '',
+      linksExpireAt: new Date('2026-07-04T12:30:00.000Z'),
+      subjectTemplate: '{field:name} asked for a call\r\n({form}, {date})',
+      introTemplate: 'Please call {field:name} back. {unknown}',
+      values: stored,
+    });
+    expect(mail.subject).toBe(
+      'Ada <b> asked for a call (Callback <now>, 1 Jul 2026, 08:30 (America/New_York))',
+    );
+    expect(mail.text).toMatch(/^Please call Ada <b> back\. \{unknown\}\n/);
+    expect(mail.text).toContain('Your name? Ada <b>');
+    expect(mail.text).toContain('The visitor agreed to: “My details are stored for 30 days.”');
+    expect(mail.text).not.toMatch(/\.: Yes|\?:/);
+    expect(mail.html).toContain('Please call Ada &lt;b&gt; back.');
+    expect(mail.html).not.toContain('<b>');
   });
 
   it('labels by key when the form was deleted, recognising the claimed uploads', () => {
@@ -274,5 +331,30 @@ describe('Message-IDs and SMTP failures', () => {
     expect(describeMailTransport({ smtpUrl: null, from: 'a@b.c', outboxDir })).toBe(
       'no SMTP_URL: notification email is written to /data/outbox-mail as .eml files',
     );
+  });
+});
+
+describe('the startup warning about MAIL_FROM (issue 30 item 5)', () => {
+  const mail = (from: string, fromIsDefault: boolean) => ({
+    smtpUrl: null,
+    from,
+    outboxDir: '/x',
+    fromIsDefault,
+  });
+  it('warns when the sender is made up from a host that is not a domain', () => {
+    for (const from of [
+      'Folio <folio@127.0.0.1>',
+      'Folio <folio@localhost>',
+      'Folio <folio@[::1]>',
+      'Folio <folio@box>',
+    ])
+      expect([from, mailFromWarning(mail(from, true))]).toEqual([
+        from,
+        expect.stringContaining('Set MAIL_FROM'),
+      ]);
+  });
+  it('is quiet with MAIL_FROM set, or a made-up sender on a domain', () => {
+    expect(mailFromWarning(mail('Folio <folio@127.0.0.1>', false))).toBeNull();
+    expect(mailFromWarning(mail('Folio <folio@forms.example.com>', true))).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
 //   dist/forms.js      the form renderer (src/forms/index.ts), when it exists
 //   dist/enhance.js    the browser enhancer, when it exists
 //   dist/codegen.js    the generator of `folio-types` (src/codegen/generate.ts; client/bin/folio-types.mjs runs it)
+//   dist/forms.css     the default stylesheet of rendered forms (src/forms/forms.css), minified
 //   dist/types/…       declarations (tsc -p client/tsconfig.json), named by package.json "exports"
 // Run: npm run client:build (or `npm run build` in client/).
 
@@ -46,12 +47,31 @@ export async function bundleClient(entry = CLIENT_ENTRY): Promise<string> {
 const FORMS_ENTRY = join(clientDir, 'src', 'forms', 'index.ts');
 const ENHANCE_ENTRY = join(clientDir, 'src', 'forms', 'enhance.ts');
 const ENHANCE_BUNDLER = join(clientDir, 'scripts', 'bundle-enhancer.ts');
+export const FORMS_CSS = join(clientDir, 'src', 'forms', 'forms.css');
+
+/** `@folio/client/forms.css` minified (esbuild), as the package ships it: `dist/forms.css`. */
+export async function bundleFormsCss(): Promise<string> {
+  const result = await build({
+    entryPoints: [FORMS_CSS],
+    bundle: true,
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const css = result.outputFiles?.[0]?.text;
+  if (css === undefined) throw new Error(`esbuild wrote nothing for ${FORMS_CSS}`);
+  return css;
+}
 
 async function buildFormEntries(): Promise<string[]> {
   const built: string[] = [];
   if (existsSync(FORMS_ENTRY)) {
     writeFileSync(join(distDir, 'forms.js'), await bundleClient(FORMS_ENTRY));
     built.push('forms.js');
+  }
+  if (existsSync(FORMS_CSS)) {
+    writeFileSync(join(distDir, 'forms.css'), await bundleFormsCss());
+    built.push('forms.css');
   }
   if (existsSync(ENHANCE_BUNDLER)) {
     const bundler: unknown = await import(pathToFileURL(ENHANCE_BUNDLER).href);

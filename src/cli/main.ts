@@ -1,3 +1,4 @@
+import { mailFromWarning } from '../forms/notify/mailer.js';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -85,6 +86,8 @@ async function worker(): Promise<number> {
   const stale = await queueStaleSearchIndexes(rt.store, embedderFor(config.embeddings).model);
   if (stale.length > 0) console.log(`Semantic search: indexing queued for ${stale.join(', ')}.`);
   console.log(`Folio worker ${runner.workerId} is running (store: ${config.store.engine}).`);
+  const fromWarning = mailFromWarning(config.mail);
+  if (fromWarning !== null) console.warn(`Warning: ${fromWarning}`);
   await new Promise<void>((resolveStop) => {
     process.once('SIGINT', () => resolveStop());
     process.once('SIGTERM', () => resolveStop());

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { Config } from '../config/config.js';
 import { loadConfig } from '../config/config.js';
 import { workerLink, WorkerPool } from '../cluster/worker-pool.js';
-import { describeMailTransport } from '../forms/notify/mailer.js';
+import { describeMailTransport, mailFromWarning } from '../forms/notify/mailer.js';
 import { buildApp } from '../server/app.js';
 import { demoBanner, type DemoTokens, ensureDemo } from './demo.js';
 import { openRuntime } from './runtime.js';
@@ -70,6 +70,9 @@ function printBanner(config: Config, port: number, demo: DemoTokens | null, work
   console.log(`Inbox: ${base}/inbox/ (sign in with a management token).`);
   // spec 4.4 rule 6: say where notification email goes, so a missing SMTP_URL is noticed at once.
   console.log(`Mail: ${describeMailTransport(config.mail)}.`);
+  // Issue 30 item 5: a made-up sender on an IP address or localhost does not reach anyone's inbox.
+  const fromWarning = mailFromWarning(config.mail);
+  if (fromWarning !== null) console.warn(`Warning: ${fromWarning}`);
 }
 
 /** Waits for SIGINT or SIGTERM (either, once: Ctrl+C reaches a pool's workers and its primary), then stops. */

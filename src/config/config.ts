@@ -38,6 +38,14 @@ export interface MailConfig {
   readonly from: string;
   /** DATA_DIR/outbox-mail: where messages go without SMTP. */
   readonly outboxDir: string;
+  /** SMTP_CONNECTIONS: the most SMTP connections the pool of one worker holds open at once (default 5). */
+  readonly smtpConnections?: number;
+  /** MAIL_FILE_LINK_SECONDS: how long file links in owner emails open without a token (600–604800, default 3 days). */
+  readonly fileLinkSeconds?: number;
+  /** FILE_LINK_SECRET: signs the links in owner emails (default: the master key); rotating it revokes them all. */
+  readonly fileLinkSecret?: string | null;
+  /** MAIL_FROM was not set: `from` is made up from PUBLIC_URL's host (the startup warns when that is no domain). */
+  readonly fromIsDefault?: boolean;
 }
 
 /**
@@ -88,6 +96,11 @@ export interface Config {
    * machine) holds its jobs this long before another runs them. Above every handler's timeout (webhooks: 10 s).
    */
   readonly jobLeaseSeconds: number;
+  /**
+   * JOB_CONCURRENCY: the most outbox jobs one runner has in hand at once (default 32); each receiver is bounded
+   * further (SMTP_CONNECTIONS, a per-host limit for webhooks and chat posts).
+   */
+  readonly jobConcurrency?: number;
   /** WEBHOOK_ALLOW_PRIVATE: let webhook endpoints be loopback or private-network addresses (off: SSRF guard). */
   readonly webhookAllowPrivate: boolean;
   /** Forms (spec 4.4, 8): Turnstile's siteverify URL and timeout, and the submission rate limits per minute. */
@@ -241,13 +254,18 @@ function blobsConfig(env: Env, dataDir: string): BlobsConfig {
 const MAILBOX = /^(?:[^<>\r\n]{0,200}<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 
 function mailConfig(env: Env, dataDir: string, publicUrl: string): MailConfig {
-  const from = read(env, 'MAIL_FROM') ?? `Folio <folio@${new URL(publicUrl).hostname || 'localhost'}>`;
+  const given = read(env, 'MAIL_FROM');
+  const from = given ?? `Folio <folio@${new URL(publicUrl).hostname || 'localhost'}>`;
   if (!MAILBOX.test(from))
     throw new ConfigError('MAIL_FROM', `must be an address like "Folio <forms@example.com>"`);
   return {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']) ?? null,
     from,
     outboxDir: resolve(dataDir, 'outbox-mail'),
+    smtpConnections: int(env, 'SMTP_CONNECTIONS', 5, 1, 100),
+    fileLinkSeconds: int(env, 'MAIL_FILE_LINK_SECONDS', 3 * 24 * 60 * 60, 600, 7 * 24 * 60 * 60),
+    fileLinkSecret: read(env, 'FILE_LINK_SECRET') ?? null,
+    fromIsDefault: given === undefined,
   };
 }
 
@@ -324,6 +342,7 @@ export function loadConfig(env: Env = process.env): Config {
     secret: secret(env),
     worker: bool(env, 'FOLIO_WORKER', true),
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 15, 86_400),
+    jobConcurrency: int(env, 'JOB_CONCURRENCY', 32, 1, 1000),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     turnstileVerifyUrl:
       url(env, 'TURNSTILE_VERIFY_URL', ['http:', 'https:']) ??

@@ -25,7 +25,9 @@ function skipLocked(store: Store): RawBuilder<unknown> {
 /**
  * Claims up to `limit` due jobs of the given kinds in one statement (a short transaction of its own):
  * pending, due, and not leased (or with an expired lease: the worker holding it died, so the job runs
- * again — at-least-once). The claim counts as an attempt.
+ * again — at-least-once). The claim counts as an attempt. The ids are picked in a materialized CTE: as a plain
+ * `in (… limit n for update skip locked)` subquery PostgreSQL may run the subquery again per row and claim far
+ * more than `limit` (30 of 30 with a limit of 4), which would break the runner's concurrency bound.
  */
 export async function claimJobs(
   store: Store,
@@ -48,10 +50,11 @@ export async function claimJobs(
     attempts: number;
     created_at: string;
     submission_id: string | null;
-  }>`update outbox set locked_until = ${until}, locked_by = ${opts.workerId}, attempts = attempts + 1,
+  }>`with picked as materialized (
+      select id from outbox where ${due} order by run_at, id limit ${opts.limit} ${skipLocked(store)})
+    update outbox set locked_until = ${until}, locked_by = ${opts.workerId}, attempts = attempts + 1,
       updated_at = ${now}
-    where id in (select id from outbox where ${due} order by run_at, id limit ${opts.limit} ${skipLocked(store)})
-      and ${due}
+    where id in (select id from picked) and ${due}
     returning id, space_id, kind, payload, attempts, created_at, submission_id`.execute(store.db);
   return result.rows
     .map((r) => ({

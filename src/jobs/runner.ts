@@ -23,7 +23,14 @@ export interface RunnerOptions {
   workerId?: string;
   /** How often an idle runner looks for due jobs (default 500 ms); local enqueues wake it at once. */
   pollMs?: number;
+  /** The most jobs one claim statement takes (default: `concurrency`); `runOnce` runs one such batch. */
   batchSize?: number;
+  /**
+   * The most jobs in hand at once (default 32): the loop claims only as many as it has free slots, so a claimed
+   * job starts at once and its lease never runs down in a queue of this process. Slow receivers are bounded
+   * further by their own limits (pooled SMTP connections, a per-host limit for webhooks and chat).
+   */
+  concurrency?: number;
   /** How long a claimed job stays leased to this runner (default 60 s, well above any handler's timeout). */
   leaseMs?: number;
   retry?: RetryPolicy;
@@ -48,6 +55,8 @@ export class JobRunner {
   readonly workerId: string;
   private readonly pollMs: number;
   private readonly batchSize: number;
+  private readonly concurrency: number;
+  private readonly inHand = new Set<Promise<void>>();
   private readonly leaseMs: number;
   private readonly retry: RetryPolicy;
   private readonly keepDoneMs: number;
@@ -64,7 +73,8 @@ export class JobRunner {
   ) {
     this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBase62(6)}`;
     this.pollMs = options.pollMs ?? 500;
-    this.batchSize = options.batchSize ?? 10;
+    this.concurrency = Math.max(1, options.concurrency ?? 32);
+    this.batchSize = Math.max(1, options.batchSize ?? this.concurrency);
     this.leaseMs = options.leaseMs ?? 60_000;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.keepDoneMs = options.keepDoneMs ?? 7 * 24 * 60 * 60_000;
@@ -100,32 +110,58 @@ export class JobRunner {
     this.loop = null;
   }
 
+  private startJob(job: ClaimedJob): void {
+    const done: Promise<void> = this.execute(job).finally(() => {
+      this.inHand.delete(done);
+      // Refill once half the slots are free, not after every job: a claim is a write, and one per job cost more
+      // than the jobs themselves under a burst (SQLite runs one statement at a time).
+      if (this.inHand.size <= this.concurrency / 2) this.nudge();
+    });
+    this.inHand.add(done);
+  }
+
   /** Claims one batch of due jobs and runs them; returns how many it ran. */
   async runOnce(): Promise<number> {
-    const jobs = await claimJobs(this.store, {
-      kinds: [...this.options.handlers.keys()],
-      workerId: this.workerId,
-      limit: this.batchSize,
-      now: new Date(),
-      leaseMs: this.leaseMs,
-    });
+    const jobs = await this.claim(this.batchSize);
     await Promise.all(jobs.map((job) => this.execute(job)));
     return jobs.length;
   }
 
+  private claim(limit: number): Promise<ClaimedJob[]> {
+    return claimJobs(this.store, {
+      kinds: [...this.options.handlers.keys()],
+      workerId: this.workerId,
+      limit,
+      now: new Date(),
+      leaseMs: this.leaseMs,
+    });
+  }
+
+  /**
+   * The loop: claims as many due jobs as there are free slots and starts them without waiting for the others
+   * (a slow webhook holds one slot, not the batch); a finished job frees its slot and wakes the loop.
+   */
   private async run(): Promise<void> {
     while (this.running) {
       this.nudged = false;
-      let ran = 0;
+      const free = Math.min(this.concurrency - this.inHand.size, this.batchSize);
+      let claimed = 0;
       try {
-        ran = await this.runOnce();
+        if (free > 0) {
+          const jobs = await this.claim(free);
+          claimed = jobs.length;
+          for (const job of jobs) this.startJob(job);
+        }
         await this.sweep();
       } catch (err) {
         // The store may be briefly unreachable; the next poll tries again.
         this.options.log?.error({ err }, 'job runner: claiming jobs failed');
       }
       if (!this.running) break;
-      if (ran >= this.batchSize || this.nudged) continue;
+      // A full claim may have left more due jobs behind; with every slot busy, a finishing job wakes the loop.
+      if ((free > 0 && claimed >= free) || this.nudged) {
+        if (this.inHand.size < this.concurrency) continue;
+      }
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -136,6 +172,7 @@ export class JobRunner {
         this.wake = done;
       });
     }
+    await Promise.all([...this.inHand]);
   }
 
   private async execute(job: ClaimedJob): Promise<void> {

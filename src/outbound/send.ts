@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { hostLimiter } from './host-limit.js';
 import { guardedLookup, isInternalAddress } from './target.js';
 
 export interface SendResult {
@@ -16,9 +17,39 @@ const MAX_RESPONSE = 64 * 1024;
 
 /**
  * One POST of a webhook body: no redirects followed (a 3xx is a failure), a hard timeout, the response body
- * read up to 64 KB and discarded, and a fresh connection each time (nothing kept open between attempts).
+ * read up to 64 KB and discarded, and a fresh connection each time (nothing kept open between attempts). At most
+ * `PER_HOST_LIMIT` posts per host are in flight in the process (./host-limit.ts); one that waited `timeoutMs` for
+ * a slot fails without sending, and is retried.
  */
-export function postJson(
+export async function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { timeoutMs: number; allowPrivate: boolean },
+): Promise<SendResult> {
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    return postOnce(url, body, headers, opts);
+  }
+  const started = Date.now();
+  const release = await hostLimiter.acquire(host, opts.timeoutMs);
+  if (release === null)
+    return {
+      status: null,
+      error: `no free connection slot for ${host} within ${opts.timeoutMs} ms`,
+      forbidden: false,
+      durationMs: Date.now() - started,
+    };
+  try {
+    return await postOnce(url, body, headers, opts);
+  } finally {
+    release();
+  }
+}
+
+function postOnce(
   url: string,
   body: string,
   headers: Record<string, string>,

@@ -146,6 +146,17 @@ export interface Database {
   inbox_sessions: InboxSessionsTable;
   submission_tallies: SubmissionTalliesTable;
   submission_quarters: SubmissionQuartersTable;
+  form_drafts: FormDraftsTable;
+}
+
+/** A failed plain post's values, kept ten minutes for one read (migration 0023, issue 30 item 1). */
+export interface FormDraftsTable {
+  id: string;
+  space_id: string;
+  form_key: string;
+  /** JSON text: field key → value (no file fields). */
+  values: string;
+  expires_at: string;
 }
 
 /**

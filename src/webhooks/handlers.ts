@@ -54,6 +54,9 @@ function fanOut(deps: WebhookJobDeps): JobHandler {
           payload: { event, webhookId: w.id } satisfies WebhookJob,
           id: `${event.id}.${w.id}`,
           ignoreDuplicate: true,
+          // Due since the event was: claimed in the event's order, ahead of jobs enqueued after it (issue 30
+          // item 6: otherwise a delivery waits through the queue twice, once as the event and once as itself).
+          ...(Number.isNaN(Date.parse(job.createdAt)) ? {} : { runAt: new Date(job.createdAt) }),
           // A submission's deliveries go with it (retention, erase), as its event does.
           ...(job.submissionId === null ? {} : { submissionId: job.submissionId }),
         });

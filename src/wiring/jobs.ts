@@ -2,6 +2,7 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import { deleteActivityBefore } from '../activity/activity-repo.js';
 import { sweepDerivedImages } from '../assets/derived-images.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
+import { deleteExpiredDrafts } from '../forms/submission/drafts-repo.js';
 import type { Config } from '../config/config.js';
 import { DAY_MS } from '../lib/time.js';
 import type { Store } from '../store/open-store.js';
@@ -46,11 +47,14 @@ const KEEP_DELIVERIES_MS = 30 * DAY_MS;
 export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions> = {}): JobRunner {
   return new JobRunner(deps.store, {
     leaseMs: deps.config.jobLeaseSeconds * 1000,
+    ...(deps.config.jobConcurrency === undefined ? {} : { concurrency: deps.config.jobConcurrency }),
     handlers: buildJobHandlers(deps),
     sweeps: [
       (now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS)),
       // spec 3.2, 3.3: expired submissions and unclaimed uploads, with their files and mail files (issue 28).
       (now) => sweepRetention(deps.store, { blobs: deps.blobs, mailDir: deps.config.mail.outboxDir }, now),
+      // Plain posts' drafts past their ten minutes (issue 30 item 1); each new draft also clears expired ones.
+      (now) => deleteExpiredDrafts(deps.store.db, now),
       // The activity log's own retention (ACTIVITY_RETENTION_DAYS, default a year).
       (now) =>
         deleteActivityBefore(

@@ -43,6 +43,7 @@ const UNDO: Record<string, (store: Store) => Promise<void>> = {
     await store.db.schema.dropTable('submission_tallies').execute();
     await store.db.schema.dropTable('submission_quarters').execute();
   },
+  '0023': async (store) => store.db.schema.dropTable('form_drafts').execute(),
 };
 
 /** Undoes every migration from `first` (e.g. `'0019'`) on, newest first, and forgets that they ran. */

@@ -8,6 +8,8 @@ import type { Messages } from './messages.js';
 export interface FormConfig {
   form: DeliveredForm;
   prefix: string;
+  /** the form's locale and its fallbacks, as renderForm resolved them (absent in pages rendered before) */
+  localeChain: string[] | undefined;
   messages: Messages;
   timeZone: string | undefined;
   turnstileScriptUrl: string | undefined;
@@ -17,6 +19,12 @@ function strings(value: unknown): Messages {
   const out: Record<string, string> = {};
   if (isJsonObject(value)) for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
   return out;
+}
+
+function localeList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const codes = value.filter((v): v is string => typeof v === 'string' && /^[A-Za-z0-9-]{1,35}$/.test(v));
+  return codes.length > 0 ? codes.slice(0, 20) : undefined;
 }
 
 const optString = (value: unknown): string | undefined =>
@@ -33,6 +41,7 @@ export function readConfig(form: HTMLFormElement): FormConfig {
   return {
     form: parseDeliveredForm(raw['form']),
     prefix,
+    localeChain: localeList(raw['localeChain']),
     messages: strings(raw['messages']),
     timeZone: optString(raw['timeZone']),
     turnstileScriptUrl: optString(raw['turnstileScriptUrl']),

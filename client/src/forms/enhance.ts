@@ -7,6 +7,7 @@ import {
   type FieldErrorParams,
   fieldError,
   isEmptyValue,
+  labelled,
   matchesAccept,
   validateFieldValue,
   validateSubmission,
@@ -25,7 +26,7 @@ import {
 } from './dom.js';
 import { safeHttpUrl } from './html.js';
 import { DATA } from './ids.js';
-import { type Messages, formErrorMessage, messageFor, text, variantOf } from './messages.js';
+import { type Messages, formErrorMessage, messageFor, resolveMessages, text, variantOf } from './messages.js';
 import { type Failure, type SendOptions, postSubmission, uploadFile, uploadUrl } from './send.js';
 import { type Steps, setupSteps } from './steps.js';
 import { TURNSTILE_SCRIPT, TurnstileTokens } from './turnstile.js';
@@ -65,9 +66,19 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
   if (done) return done;
   const config = readConfig(form);
   const def = config.form;
+  // With JavaScript, what needs it works: its notes go, its controls come on (issue 30 item 4).
+  for (const note of form.querySelectorAll(`[${DATA.noJs}]`)) note.remove();
+  for (const control of form.querySelectorAll<HTMLElement>(`[${DATA.needsJs}]`)) {
+    control.removeAttribute('disabled');
+    control.removeAttribute('hidden');
+  }
   const doc = form.ownerDocument;
   const view = doc.defaultView ?? window;
-  const messages: Messages = { ...config.messages, ...options.messages };
+  // The catalog renderForm chose (the form's locale along the space's fallbacks), with the site's overrides.
+  const messages: Messages = resolveMessages(config.localeChain ?? [def.locale], {
+    ...config.messages,
+    ...options.messages,
+  });
   const timeZone = options.timeZone ?? config.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const now = options.now ?? (() => new Date());
   const sendOptions: SendOptions = {
@@ -180,7 +191,10 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
       if (!field || !target) return [];
       const a = doc.createElement('a');
       a.href = `#${target.id}`;
-      a.textContent = `${field.field.label ?? key}: ${messageFor(e.code, { params: e.params, variant: variantOf(field.field.type), messages })}`;
+      a.textContent = labelled(
+        field.field.label ?? key,
+        messageFor(e.code, { params: e.params, variant: variantOf(field.field.type), messages }),
+      );
       a.addEventListener('click', (event) => {
         event.preventDefault();
         steps?.reveal(target);

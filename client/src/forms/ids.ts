@@ -33,4 +33,8 @@ export const DATA = {
   actions: 'data-folio-actions',
   fromQuery: 'data-folio-from-query',
   code: 'data-folio-code',
+  /** A note for visitors without JavaScript (a file field, a Turnstile form); the enhancer removes it. */
+  noJs: 'data-folio-nojs',
+  /** A control that cannot work without JavaScript: rendered disabled and hidden, the enhancer turns it on. */
+  needsJs: 'data-folio-needs-js',
 } as const;

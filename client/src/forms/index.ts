@@ -3,11 +3,21 @@
 
 export { renderForm, renderSuccess, readFormError, submitUrl } from './render.js';
 export type { RenderOptions } from './render.js';
+export { readDraft, readFormResult } from './round-trip.js';
+export type { FormResult, ReadDraftOptions } from './round-trip.js';
 export type { FieldError, PrefillValue } from './render-field.js';
 export { autocompleteFor } from './render-field.js';
 export { DefinitionError, parseDeliveredForm } from './definition.js';
 export type { DeliveredField, DeliveredForm } from './definition.js';
-export { DEFAULT_MESSAGES, formErrorMessage, messageFor } from './messages.js';
+export { DEFAULT_MESSAGES, formErrorMessage, messageFor, resolveMessages } from './messages.js';
+export {
+  CATALOGS,
+  SHIPPED_LOCALES,
+  catalogFor,
+  fallbackChain,
+  labelled,
+} from '../../../src/forms/rules/index.js';
+export type { Catalog, SpaceLocale } from '../../../src/forms/rules/index.js';
 export type { MessageKey, Messages } from './messages.js';
 export { autoEnhance, enhanceForm } from './enhance.js';
 export type { EnhanceOptions, EnhancedForm } from './enhance.js';

@@ -1,57 +1,49 @@
-// What visitors read: a message per error code (spec 7.3, 7.4) and the few words of the form's own UI. English by
-// default; a site translates by passing `messages` (spec 7.4: "Validation messages are English and not localized;
-// clients translate by code"). Templates name their params in braces: "Must be at most {max} characters."
+// What visitors read: a message per error code (spec 7.3, 7.4) and the few words of the form's own UI, from the
+// catalogs Folio ships (src/forms/rules/catalogs: en, de, fr, it, es), chosen by the form's locale along the
+// space's fallback chain. A site overrides any of them by passing `messages` (spec 7.4: "clients translate by
+// code"). Templates name their params in braces: "Must be at most {max} characters."
 
-import { fieldError, isFieldErrorCode } from '../../../src/forms/rules/index.js';
-import type { FieldErrorParams, FieldType, MessageVariant } from '../../../src/forms/rules/index.js';
+import {
+  CATALOGS,
+  catalogFor,
+  fieldError,
+  formatTemplate,
+  isFieldErrorCode,
+  isMessageCode,
+  messageKeys,
+  variantFor,
+} from '../../../src/forms/rules/index.js';
+import type {
+  Catalog,
+  FieldErrorParams,
+  FieldType,
+  MessageCode,
+  MessageVariant,
+} from '../../../src/forms/rules/index.js';
 
-/**
- * Form-level codes (spec 7.3 and the renderer codes of 7.4) and UI words. Field codes (`required`, `too_long`, …)
- * default to the server's own English wording (src/forms/rules/codes.ts), so the browser and the server's
- * `message` say the same; a site may override them here too, also per variant (`too_small.date`).
- */
-export const DEFAULT_MESSAGES = {
-  validation_failed: 'Some answers are missing or not valid. Please check them and send the form again.',
-  submission_too_large: 'Your answers are too long to send. Please shorten them.',
-  form_closed: 'This form is closed.',
-  form_not_open: 'This form is not open yet.',
-  form_full: 'This form has received all the submissions it can take.',
-  already_submitted: 'We have already received a submission with this email address.',
-  turnstile_required: 'This form cannot take files.',
-  turnstile_failed: 'The spam check did not pass. Please try again.',
-  uploading: 'Uploading files…',
-  rate_limited: 'Too many attempts. Please wait a minute and try again.',
-  'rate_limited.retry': 'Too many attempts. Please try again in {retryAfter} seconds.',
-  network_error: 'The form could not be sent. Please check your connection and try again.',
-  /** the form-level 413 `too_large` (spec 7.2); `too_large` itself is the field code of 7.4 */
-  body_too_large: 'The form or one of its files is too large to send.',
-  /** any other code (a misconfigured token, a server error): nothing the visitor can fix */
-  error: 'The form could not be sent. Please try again later.',
-  // UI words
-  submit: 'Send',
-  sending: 'Sending…',
-  next: 'Next',
-  back: 'Back',
-  choose: 'Choose…',
-  requiredMark: '*',
-  step: 'Step {step} of {steps}',
-  honeypot: 'Leave this field empty',
-  turnstileNoScript: 'This form needs JavaScript for its spam check.',
-  fileNoScript: 'Attaching files needs JavaScript.',
-} as const;
+export { formatTemplate };
 
-export type MessageKey = keyof typeof DEFAULT_MESSAGES;
+/** The English catalog: every code and UI word (the keys a site may override). */
+export const DEFAULT_MESSAGES: Catalog = CATALOGS['en'] ?? catalogFor([]).catalog;
+
+export type MessageKey = MessageCode;
 
 /** Overrides by code, `code.variant` or UI word; unknown keys are ignored. */
 export type Messages = Readonly<Record<string, string>>;
 
 export type MessageParams = Readonly<Record<string, string | number>>;
 
-/** Replaces `{name}` with the param; a missing param leaves the braces' content out. */
-export function formatTemplate(template: string, params: MessageParams = {}): string {
-  return template.replace(/\{([A-Za-z]+)\}/g, (_m, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : '',
-  );
+/**
+ * The messages a form speaks: the catalog of the first locale of `chain` Folio ships one for (else English), with
+ * the site's overrides on top. An override of a code replaces its variants too (a site's `too_many` is not
+ * undercut by the catalog's `too_many.files`).
+ */
+export function resolveMessages(chain: readonly string[], overrides: Messages = {}): Messages {
+  const out: Record<string, string> = { ...catalogFor(chain).catalog };
+  for (const key of Object.keys(overrides))
+    for (const k of Object.keys(out)) if (k.startsWith(`${key}.`)) delete out[k];
+  for (const [key, value] of Object.entries(overrides)) out[key] = value;
+  return out;
 }
 
 function own(messages: Messages | undefined, key: string): string | undefined {
@@ -60,22 +52,7 @@ function own(messages: Messages | undefined, key: string): string | undefined {
 
 /** Which wording a field code gets (codes.ts): the field type decides, as on the server. */
 export function variantOf(type: FieldType | undefined): MessageVariant | undefined {
-  switch (type) {
-    case 'date':
-      return 'date';
-    case 'number':
-      return 'number';
-    case 'checkboxes':
-      return 'choices';
-    case 'file':
-      return 'files';
-    default:
-      return undefined;
-  }
-}
-
-function isMessageKey(key: string): key is MessageKey {
-  return Object.hasOwn(DEFAULT_MESSAGES, key);
+  return variantFor(type);
 }
 
 /** A UI word or form message by key, overrides first. */
@@ -91,12 +68,13 @@ export interface MessageOptions {
 }
 
 /**
- * The message for an error code: an override for `code.variant`, then for `code`; else the server's English for
- * field codes, the table's for form codes, and the generic `error` message for codes nobody knows.
+ * The message for an error code: the messages' entry for the most specific key (`code.variant`, one file, the
+ * allowed types, then `code`); else the server's English for field codes, the English catalog's for form codes,
+ * and the generic `error` message for codes nobody knows.
  */
 export function messageFor(code: string, opts: MessageOptions = {}): string {
   const { params = {}, variant, messages } = opts;
-  const keys = variant === undefined ? [code] : [`${code}.${variant}`, code];
+  const keys = messageKeys(code, variant, params);
   for (const key of keys) {
     const override = own(messages, key);
     if (override !== undefined) return formatTemplate(override, params);
@@ -105,7 +83,7 @@ export function messageFor(code: string, opts: MessageOptions = {}): string {
     const v = variant === 'date' || variant === 'number' || variant === 'choices' || variant === 'files';
     return fieldError(code, params, v ? variant : undefined).message;
   }
-  for (const key of keys) if (isMessageKey(key)) return text(key, messages, params);
+  for (const key of keys) if (isMessageCode(key)) return text(key, messages, params);
   return text('error', messages);
 }
 

@@ -256,20 +256,29 @@ function boxField(field: DeliveredField, ctx: FieldContext): string {
 
 /**
  * File inputs have no `name`: without JavaScript a plain post would send the file's name as the value (spec 4.4:
- * "File fields need JavaScript (upload first, then submit the id)"); the enhancer uploads and sends the ids.
+ * "File fields need JavaScript (upload first, then submit the id)"); the enhancer uploads and sends the ids. So
+ * without JavaScript the input is disabled and hidden, never a required input that cannot be sent, and a note
+ * says why in its place (issue 30 item 4); the enhancer removes the note and turns the input on.
  */
 function fileField(field: DeliveredField, ctx: FieldContext): string {
   const id = ids.control(ctx.prefix, field.key);
   const input = `<input${attrs({
     type: 'file',
     id,
+    disabled: true,
+    hidden: true,
+    [DATA.needsJs]: true,
     required: nativeRequired(field),
     multiple: maxFilesOf(field) > 1,
     accept: field.accept && field.accept.length > 0 ? field.accept.join(',') : undefined,
     'aria-describedby': describedBy(field, ctx),
     'aria-invalid': ctx.error ? 'true' : undefined,
   })}>`;
-  const noScript = `<noscript>${el('p', { class: 'folio-help' }, escapeHtml(text('fileNoScript', ctx.messages)))}</noscript>`;
+  const noScript = el(
+    'p',
+    { class: 'folio-help folio-nojs', [DATA.noJs]: true },
+    escapeHtml(text('fileNoScript', ctx.messages)),
+  );
   return el(
     'div',
     wrapperAttrs(field),

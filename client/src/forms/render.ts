@@ -3,11 +3,19 @@
 // for the answer, and the `?error=<code>` of a failed post shown at the top — and that the enhancer
 // (enhance.ts) picks up from its data attributes and the embedded definition.
 
-import { DEFAULT_HONEYPOT, resolveDateBound } from '../../../src/forms/rules/index.js';
+import {
+  DEFAULT_HONEYPOT,
+  MAX_LENGTH,
+  type SpaceLocale,
+  fallbackChain,
+  labelled,
+  maxFilesOf,
+  resolveDateBound,
+} from '../../../src/forms/rules/index.js';
 import type { DeliveredField, DeliveredForm } from './definition.js';
 import { attrs, el, escapeHtml, jsonForScript } from './html.js';
 import { DATA, formPrefix, ids } from './ids.js';
-import { type Messages, formErrorMessage, messageFor, text } from './messages.js';
+import { type Messages, formErrorMessage, messageFor, resolveMessages, text, variantOf } from './messages.js';
 import { type FieldError, type PrefillValue, renderField } from './render-field.js';
 
 export interface RenderOptions {
@@ -30,7 +38,12 @@ export interface RenderOptions {
   values?: Readonly<Record<string, PrefillValue>>;
   /** the page's query, for hidden fields with `fromQuery` */
   query?: URLSearchParams | Readonly<Record<string, string>>;
-  /** messages and UI words by code or key (messages.ts), e.g. a translation */
+  /**
+   * the space's locales as GET /status delivers them: the form's locale is followed along their fallbacks to the
+   * first language Folio ships words for (en, de, fr, it, es); without them, the form's locale, then English
+   */
+  locales?: readonly SpaceLocale[];
+  /** overrides of the shipped messages and UI words by code or key (messages.ts), e.g. a site's own wording */
   messages?: Messages;
   /** ids are `<idPrefix>-f-<key>`; default `folio-<form key>` (set it when one form shows twice on a page) */
   idPrefix?: string;
@@ -49,6 +62,9 @@ export interface RenderOptions {
 export interface EmbeddedConfig {
   form: DeliveredForm;
   prefix: string;
+  /** the form's locale and its fallbacks: the enhancer picks the same catalog */
+  localeChain?: string[];
+  /** the site's overrides only (the catalog is chosen again from `localeChain`) */
   messages?: Messages;
   timeZone?: string;
   turnstileScriptUrl?: string;
@@ -91,14 +107,17 @@ export function renderSuccess(form: Pick<DeliveredForm, 'key' | 'successMessage'
 function alertHtml(
   form: DeliveredForm,
   opts: RenderOptions,
+  messages: Messages,
   prefix: string,
   fieldsByKey: ReadonlyMap<string, DeliveredField>,
 ): string {
-  const fieldErrors = Object.entries(opts.fieldErrors ?? {}).filter(([key]) => fieldsByKey.has(key));
+  const fieldErrors = Object.entries(opts.fieldErrors ?? {})
+    .filter(([key]) => fieldsByKey.has(key))
+    .map(([key, e]): [string, FieldError] => [key, withParams(fieldsByKey.get(key), e, opts)]);
   const code = opts.error ?? (fieldErrors.length > 0 ? 'validation_failed' : null);
   let content = '';
   if (code !== null) {
-    content = el('p', {}, escapeHtml(formErrorMessage(form, code, opts.messages)));
+    content = el('p', {}, escapeHtml(formErrorMessage(form, code, messages)));
     if (fieldErrors.length > 0) {
       const items = fieldErrors.map(([key, e]) => {
         const field = fieldsByKey.get(key);
@@ -106,11 +125,15 @@ function alertHtml(
           field?.type === 'radio' || field?.type === 'checkboxes'
             ? ids.option(prefix, key, 0)
             : ids.control(prefix, key);
-        const message = messageFor(e.code, { params: e.params, messages: opts.messages });
+        const message = messageFor(e.code, {
+          params: e.params,
+          variant: variantOf(field?.type),
+          messages,
+        });
         return el(
           'li',
           {},
-          el('a', { href: `#${target}` }, `${escapeHtml(field?.label ?? key)}: ${escapeHtml(message)}`),
+          el('a', { href: `#${target}` }, escapeHtml(labelled(field?.label ?? key, message))),
         );
       });
       content += el('ul', { class: 'folio-error-list' }, items.join(''));
@@ -122,6 +145,46 @@ function alertHtml(
     { class: 'folio-alert', id: ids.alert(prefix), role: 'alert', tabindex: -1, [DATA.alert]: true },
     content,
   );
+}
+
+/**
+ * A field error's params where the error came without them (`fields=<key>:<code>` of an error redirect carries
+ * codes only): the bounds are the field's own, as the server checked them.
+ */
+function withParams(field: DeliveredField | undefined, e: FieldError, opts: RenderOptions): FieldError {
+  if (field === undefined || (e.params !== undefined && Object.keys(e.params).length > 0)) return e;
+  const p: Record<string, string | number | undefined> = {};
+  const date = field.type === 'date';
+  switch (e.code) {
+    case 'too_short':
+      p['min'] = field.minLength;
+      break;
+    case 'too_long':
+      p['max'] = field.maxLength ?? MAX_LENGTH[field.type];
+      break;
+    case 'too_small':
+    case 'too_few':
+      p['min'] = date ? dateBound(field.minDate, opts) : field.min;
+      break;
+    case 'too_large':
+      p['max'] = date ? dateBound(field.maxDate, opts) : field.max;
+      break;
+    case 'too_many':
+      p['max'] = field.type === 'file' ? maxFilesOf(field) : field.max;
+      break;
+    case 'invalid_step':
+      p['step'] = field.step;
+      break;
+    case 'file_type':
+      p['accept'] = (field.accept ?? []).join(', ');
+      break;
+    case 'file_too_large':
+      p['max'] = field.maxSize;
+      break;
+  }
+  const params: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(p)) if (v !== undefined) params[k] = v;
+  return Object.keys(params).length > 0 ? { ...e, params } : e;
 }
 
 function prefillOf(field: DeliveredField, opts: RenderOptions): PrefillValue | undefined {
@@ -200,24 +263,49 @@ function honeypotHtml(form: DeliveredForm, prefix: string, messages: Messages | 
   );
 }
 
-function turnstileHtml(form: DeliveredForm, messages: Messages | undefined): string {
+function turnstileHtml(form: DeliveredForm): string {
   if (!form.turnstile || !form.turnstileSiteKey) return '';
   // `cf-turnstile` also lets Cloudflare's own script render it implicitly on pages without the enhancer.
-  return (
-    el('div', {
-      class: 'cf-turnstile folio-turnstile',
-      'data-sitekey': form.turnstileSiteKey,
-      [DATA.turnstile]: true,
-    }) +
-    `<noscript>${el('p', { class: 'folio-help' }, escapeHtml(text('turnstileNoScript', messages)))}</noscript>`
+  return el('div', {
+    class: 'cf-turnstile folio-turnstile',
+    'data-sitekey': form.turnstileSiteKey,
+    [DATA.turnstile]: true,
+  });
+}
+
+/**
+ * A form that cannot be sent without JavaScript (Turnstile's token, or a required file) renders, in place of its
+ * submit button, a note saying so; the button is there, disabled and hidden, for the enhancer to turn on
+ * (issue 30 item 4: no dead ends).
+ */
+function actionsHtml(form: DeliveredForm, messages: Messages): string {
+  const needsJs = form.turnstile || form.fields.some((f) => f.type === 'file' && f.required === true);
+  const button = el(
+    'button',
+    {
+      type: 'submit',
+      class: 'folio-submit',
+      ...(needsJs ? { disabled: true, hidden: true, [DATA.needsJs]: true } : {}),
+    },
+    escapeHtml(text('submit', messages)),
   );
+  const note = needsJs
+    ? el(
+        'p',
+        { class: 'folio-nojs', role: 'note', [DATA.noJs]: true },
+        escapeHtml(text(form.turnstile ? 'turnstileNoScript' : 'formNoScript', messages)),
+      )
+    : '';
+  return el('div', { class: 'folio-actions', [DATA.actions]: true }, note + button);
 }
 
 /** The form as HTML; a form that is not open renders its closed message instead (spec 3.1). */
 export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
   const prefix = formPrefix(form.key, opts.idPrefix);
+  const localeChain = fallbackChain(form.locale, opts.locales);
+  const messages = resolveMessages(localeChain, opts.messages);
   if (form.status !== 'open') {
-    const message = formErrorMessage(form, STATUS_CODES[form.status], opts.messages);
+    const message = formErrorMessage(form, STATUS_CODES[form.status], messages);
     return el(
       'div',
       { class: 'folio-form folio-form--closed', id: prefix, role: 'status', [DATA.form]: form.key },
@@ -229,11 +317,11 @@ export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
   const field = (f: DeliveredField): string =>
     renderField(f, {
       prefix,
-      messages: opts.messages,
+      messages,
       value: prefillOf(f, opts),
       error:
         opts.fieldErrors !== undefined && Object.hasOwn(opts.fieldErrors, f.key)
-          ? opts.fieldErrors[f.key]
+          ? withParams(f, opts.fieldErrors[f.key] ?? { code: 'error' }, opts)
           : undefined,
       headingLevel,
       dateMin: f.type === 'date' ? dateBound(f.minDate, opts) : undefined,
@@ -242,6 +330,7 @@ export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
   const config: EmbeddedConfig = {
     form,
     prefix,
+    localeChain,
     ...(opts.messages ? { messages: opts.messages } : {}),
     ...(opts.timeZone ? { timeZone: opts.timeZone } : {}),
     ...(opts.turnstileScriptUrl ? { turnstileScriptUrl: opts.turnstileScriptUrl } : {}),
@@ -260,19 +349,15 @@ export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
     'form',
     formAttrs,
     el('script', { type: 'application/json', [DATA.config]: true }, jsonForScript(config)) +
-      alertHtml(form, opts, prefix, fieldsByKey) +
+      alertHtml(form, opts, messages, prefix, fieldsByKey) +
       el('div', { class: 'folio-status', id: ids.status(prefix), role: 'status', [DATA.status]: true }) +
       renderBody(form, opts, prefix, field) +
       hiddenInput('_locale', form.locale) +
       hiddenInput('_redirect', opts.redirect) +
       hiddenInput('_redirect_error', opts.redirectError) +
       hiddenInput('_page', opts.page) +
-      honeypotHtml(form, prefix, opts.messages) +
-      turnstileHtml(form, opts.messages) +
-      el(
-        'div',
-        { class: 'folio-actions', [DATA.actions]: true },
-        el('button', { type: 'submit', class: 'folio-submit' }, escapeHtml(text('submit', opts.messages))),
-      ),
+      honeypotHtml(form, prefix, messages) +
+      turnstileHtml(form) +
+      actionsHtml(form, messages),
   );
 }

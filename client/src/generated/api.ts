@@ -318,6 +318,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{spaceId}/forms/{key}/drafts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read back what a visitor typed before a plain form post failed (once)
+         * @description The `draft=<id>` of an error redirect names the values a visitor typed into a form posted without JavaScript (no file fields). The first read answers them and deletes them; a draft is gone after 10 minutes in any case. Never cached.
+         */
+        get: operations["getFormsByKeyDraftsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{spaceId}/forms/{key}/submissions": {
         parameters: {
             query?: never;
@@ -3232,6 +3252,130 @@ export interface operations {
             };
             /** @description `validation_failed`, `turnstile_failed`, `turnstile_required`, `invalid_field` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window and token. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (0). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+        };
+    };
+    getFormsByKeyDraftsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The space id (`spc_…`).
+                 * @example spc_demo
+                 */
+                spaceId: string;
+                /**
+                 * @description The form's key.
+                 * @example contact
+                 */
+                key: string;
+                /**
+                 * @description The `draft` of the redirect: `drf_…`.
+                 * @example ent_about
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The kept values by field key: strings, lists of strings (checkboxes), `true` for ticked boxes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        values: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `forbidden_origin`, `preview_token_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `method_not_allowed`: the path does not serve this method (docs/api.md "Edges"). */
+            405: {
+                headers: {
+                    /** @description The methods the path serves: `GET, HEAD`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolioError"];
+                };
+            };
+            /** @description `cv_expired` */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

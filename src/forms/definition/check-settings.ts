@@ -27,6 +27,9 @@ const SETTINGS_KEYS = new Set([
   'notifyRules',
   'chatWebhookUrl',
   'confirmationEmail',
+  'trustVisitorIp',
+  'notifySubject',
+  'notifyIntro',
 ]);
 
 // ISO 8601 with a time zone designator; at most millisecond precision (the spec's timestamp form).
@@ -74,6 +77,17 @@ export function checkSettings(ctx: SettingsCheckContext, settings: Obj): Checked
     issues.add(at(path, 'uniqueField'), `must name an email field ("${unique}" is not one)`);
   }
 
+  // Issue 30 item 2: honour `Folio-Visitor-Ip` from server-side tokens (no origins) for this form.
+  issues.boolean(settings, 'trustVisitorIp', path);
+  // Issue 30 item 5: the owner email's subject and intro, per locale, with placeholders.
+  for (const key of ['notifySubject', 'notifyIntro'] as const) {
+    checkLocaleMap(ctx, settings[key], at(path, key));
+    const map = settings[key];
+    if (typeof map === 'object' && map !== null)
+      for (const [locale, text] of Object.entries(map))
+        if (typeof text === 'string' && text.length > (key === 'notifySubject' ? 200 : 2000))
+          issues.add(at(at(path, key), locale), 'is too long');
+  }
   checkLocaleMap(ctx, settings['successMessage'], at(path, 'successMessage'));
   checkLocaleMap(ctx, settings['closedMessage'], at(path, 'closedMessage'));
   const honeypot = issues.string(settings, 'honeypot', path);

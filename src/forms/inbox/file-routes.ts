@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { recordActivity } from '../../activity/activity-repo.js';
 import { managementAuth } from '../../auth/management-auth.js';
@@ -6,32 +5,19 @@ import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
 import type { AppServices } from '../../app/services.js';
 import { forbidden, notFound } from '../../errors/errors.js';
 import { attachmentDisposition } from '../../files/disposition.js';
-import { deriveKey } from '../../store/secrets-repo.js';
+import {
+  FILE_LINK_SECONDS,
+  inboxLinkKey,
+  MAIL_LINK_DEFAULT_SECONDS,
+  mailLinkKey,
+  signedFileUrl,
+  validFileLink,
+} from '../uploads/file-links.js';
 import { readSubmissionUpload } from '../uploads/uploads-repo.js';
 import { json, MANAGEMENT_SECURITY, media, queryParams } from '../../lib/api-schema.js';
 import { FILE_PARAMS, fileLink, inboxOperation } from './schemas.js';
 
 type Params = { spaceId: string; key: string; submissionId: string; uploadId: string };
-
-/** How long a signed download link works: long enough to click, too short to forward usefully. */
-export const FILE_LINK_SECONDS = 10 * 60;
-
-/** The HMAC of one file and an expiry time, under a key derived for file links only. */
-export function fileLinkSignature(key: Buffer, p: Params, expires: number): string {
-  return createHmac('sha256', key)
-    .update([p.spaceId, p.key, p.submissionId, p.uploadId, String(expires)].join('\n'), 'utf8')
-    .digest('base64url');
-}
-
-function validLink(key: Buffer, p: Params, query: Record<string, unknown>, nowSeconds: number): boolean {
-  const expires = typeof query['expires'] === 'string' ? Number(query['expires']) : NaN;
-  const signature = typeof query['signature'] === 'string' ? query['signature'] : '';
-  if (!Number.isSafeInteger(expires) || expires < nowSeconds || expires > nowSeconds + FILE_LINK_SECONDS)
-    return false;
-  const want = Buffer.from(fileLinkSignature(key, p, expires));
-  const got = Buffer.from(signature);
-  return want.length === got.length && timingSafeEqual(want, got);
-}
 
 const hasLinkQuery = (request: FastifyRequest): boolean => {
   const q = request.query as Record<string, unknown>;
@@ -46,7 +32,13 @@ const hasLinkQuery = (request: FastifyRequest): boolean => {
 export async function formFileRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { store, blobs, tokens, masterKey, config } = opts.services;
   const clock = opts.services.clock ?? (() => new Date());
-  const linkKey = deriveKey(masterKey, 'file-links');
+  const linkKey = inboxLinkKey(masterKey);
+  // Links in owner emails (issue 30 item 5): their own key and lifetime.
+  const mailKey = mailLinkKey(masterKey, config.mail.fileLinkSecret);
+  const mailSeconds = config.mail.fileLinkSeconds ?? MAIL_LINK_DEFAULT_SECONDS;
+  const validLink = (p: Params, query: Record<string, unknown>, now: number): boolean =>
+    validFileLink(linkKey, p, query, now, FILE_LINK_SECONDS) ||
+    validFileLink(mailKey, p, query, now, mailSeconds);
   const auth = managementAuth(tokens);
   if (!app.hasRequestDecorator('managementToken')) app.decorateRequest('managementToken', null);
   declareScopes(app);
@@ -61,7 +53,7 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
   const download = inboxOperation({
     summary: 'Download a file of a submission',
     description:
-      'Needs `forms.read`, or a signed link (`expires` and `signature` from `…/link`, no token). Always an attachment with its identified `Content-Type`, `Cache-Control: private, no-store`, `X-Content-Type-Options: nosniff` and a sandboxing CSP. A changed, forged or expired link is 403 `forbidden`. Recorded in the activity log.',
+      'Needs `forms.read`, or a signed link (`expires` and `signature` from `…/link`, or from an owner email: those open for `MAIL_FILE_LINK_SECONDS`; no token). Always an attachment with its identified `Content-Type`, `Cache-Control: private, no-store`, `X-Content-Type-Options: nosniff` and a sandboxing CSP. A changed, forged or expired link is 403 `forbidden`. Recorded in the activity log.',
     // The signed link is its own credential: no token at all.
     security: [...MANAGEMENT_SECURITY, {}],
     params: FILE_PARAMS,
@@ -88,7 +80,7 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
     async (request, reply) => {
       const p = request.params;
       const viaLink = hasLinkQuery(request);
-      if (viaLink && !validLink(linkKey, p, request.query, Math.floor(clock().getTime() / 1000)))
+      if (viaLink && !validLink(p, request.query, Math.floor(clock().getTime() / 1000)))
         throw forbidden('This download link is not valid or has expired.');
       const upload = await readSubmissionUpload(store.db, {
         spaceId: p.spaceId,
@@ -130,15 +122,10 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
       });
       if (!upload) throw notFound('File not found.');
       const expires = Math.floor(clock().getTime() / 1000) + FILE_LINK_SECONDS;
-      const url = new URL(
-        `${config.publicUrl}/v1/spaces/${encodeURIComponent(p.spaceId)}/forms/${encodeURIComponent(p.key)}` +
-          `/submissions/${encodeURIComponent(p.submissionId)}/files/${encodeURIComponent(p.uploadId)}`,
-      );
-      url.searchParams.set('expires', String(expires));
-      url.searchParams.set('signature', fileLinkSignature(linkKey, p, expires));
+      const url = signedFileUrl(config.publicUrl, linkKey, p, expires);
       return reply
         .header('cache-control', 'no-store')
-        .send({ url: url.href, expiresAt: new Date(expires * 1000).toISOString() });
+        .send({ url, expiresAt: new Date(expires * 1000).toISOString() });
     },
   );
 }

@@ -13,7 +13,14 @@ export interface FileAnswer {
 }
 
 export type Answer =
-  | { key: string; label: string; kind: 'text'; text: string }
+  | {
+      key: string;
+      label: string;
+      kind: 'text';
+      text: string;
+      /** A consent field's box was ticked: the owner email writes the wording agreed to as a sentence. */
+      consent?: true;
+    }
   | { key: string; label: string; kind: 'files'; files: FileAnswer[] };
 
 export interface AnswersInput {
@@ -76,7 +83,10 @@ function answerOf(
       }),
     };
   }
-  return { key, label, kind: 'text', text: valueText(value, options) };
+  const text = valueText(value, options);
+  return type === 'consent' && value === true
+    ? { key, label, kind: 'text', text, consent: true }
+    : { key, label, kind: 'text', text };
 }
 
 function uploadIds(value: unknown): string[] | null {

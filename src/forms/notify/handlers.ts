@@ -2,7 +2,9 @@
 // visitor's confirmation. Each reads the stored submission when it runs, sends at most once per recipient
 // (./send-once.ts), and leaves retrying to the job runner.
 
-import { defaultLocale, localeChain } from '../../content/locales.js';
+import { defaultLocale, localeChain, pickLocalized } from '../../content/locales.js';
+import { loadMasterKey } from '../../store/secrets-repo.js';
+import { MAIL_LINK_DEFAULT_SECONDS, mailLinkKey, signedFileUrl } from '../uploads/file-links.js';
 import type { ClaimedJob } from '../../jobs/jobs-repo.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/runner.js';
 import type { Config } from '../../config/config.js';
@@ -28,7 +30,7 @@ import { isPlainMailbox, visitorAddress } from './visitor-address.js';
 
 export interface NotifyDeps {
   store: Store;
-  config: Pick<Config, 'mail' | 'publicUrl' | 'webhookAllowPrivate'>;
+  config: Pick<Config, 'mail' | 'publicUrl' | 'webhookAllowPrivate' | 'secret'>;
   /** Default: `openMailer(config.mail)`, which holds no connection between messages (nothing to close). */
   mailer?: Mailer;
   /** Per chat post (default 10 s, as webhooks). */
@@ -41,7 +43,7 @@ const AUTO_HEADERS = { 'Auto-Submitted': 'auto-generated' } as const;
 export function notifyJobHandlers(deps: NotifyDeps): [kind: string, handler: JobHandler][] {
   const mailer = deps.mailer ?? openMailer(deps.config.mail);
   return [
-    [NOTIFY_EMAIL, ownerEmailHandler(deps, mailer)],
+    [NOTIFY_EMAIL, ownerEmailHandler(deps, mailer, linkKeyOnce(deps))],
     [NOTIFY_CHAT, chatHandler(deps)],
     [NOTIFY_CONFIRMATION, confirmationHandler(deps, mailer)],
   ];
@@ -57,15 +59,20 @@ function answersOf(notice: Notice) {
   });
 }
 
-/** The management download of a submission's file (docs/api.md "Management API: forms"); needs a token. */
-function fileUrl(publicUrl: string, spaceId: string, formKey: string, submissionId: string) {
-  const e = encodeURIComponent;
-  return (uploadId: string): string =>
-    `${publicUrl}/v1/spaces/${e(spaceId)}/forms/${e(formKey)}/submissions/${e(submissionId)}/files/${e(uploadId)}`;
+/** The mail links' key, loaded once per set of handlers (the master key lives in the store). */
+function linkKeyOnce(deps: NotifyDeps): () => Promise<Buffer> {
+  let key: Promise<Buffer> | null = null;
+  return () => {
+    key ??= loadMasterKey(deps.store, deps.config.secret).then((master) =>
+      mailLinkKey(master, deps.config.mail.fileLinkSecret),
+    );
+    key.catch(() => (key = null));
+    return key;
+  };
 }
 
 /** `notify.email`: one owner recipient; Reply-To is the visitor's address (spec 2.10). */
-function ownerEmailHandler(deps: NotifyDeps, mailer: Mailer): JobHandler {
+function ownerEmailHandler(deps: NotifyDeps, mailer: Mailer, linkKey: () => Promise<Buffer>): JobHandler {
   return async (job: ClaimedJob) => {
     const p = parseEmailJob(job.payload);
     if (!isPlainMailbox(p.to)) throw new PermanentJobError('the recipient is not a plain email address');
@@ -73,6 +80,13 @@ function ownerEmailHandler(deps: NotifyDeps, mailer: Mailer): JobHandler {
     if (!notice) return;
     const { submission } = notice;
     const replyTo = notice.form ? visitorAddress(notice.form.fields, submission.values) : null;
+    const settings = notice.space.settings;
+    const chain = localeChain(settings, defaultLocale(settings));
+    const key = await linkKey();
+    // Signed when the message is composed; a retry composes again, with a fresh expiry.
+    const expires =
+      Math.floor(Date.now() / 1000) + (deps.config.mail.fileLinkSeconds ?? MAIL_LINK_DEFAULT_SECONDS);
+    const ref = { spaceId: job.spaceId, key: p.formKey, submissionId: submission.id };
     const mail = ownerEmail({
       formName: notice.form?.name ?? p.formKey,
       formKey: p.formKey,
@@ -81,12 +95,17 @@ function ownerEmailHandler(deps: NotifyDeps, mailer: Mailer): JobHandler {
       page: submission.page,
       submittedAt: submission.createdAt,
       locale: submission.locale,
+      timeZone: settings.timeZone,
       replyToVisitor: replyTo !== null,
-      fileUrl: fileUrl(deps.config.publicUrl, job.spaceId, p.formKey, submission.id),
+      fileUrl: (uploadId) => signedFileUrl(deps.config.publicUrl, key, { ...ref, uploadId }, expires),
+      linksExpireAt: new Date(expires * 1000),
+      subjectTemplate: pickLocalized(notice.form?.settings.notifySubject, chain),
+      introTemplate: pickLocalized(notice.form?.settings.notifyIntro, chain),
+      values: submission.values,
     });
     const messageId = messageIdFor(job.id, deps.config.mail.from);
-    const key = { id: job.id, spaceId: job.spaceId, submissionId: submission.id, messageId };
-    await sendOnce(deps.store, { ...key, channel: 'email' }, () =>
+    const sendKey = { id: job.id, spaceId: job.spaceId, submissionId: submission.id, messageId };
+    await sendOnce(deps.store, { ...sendKey, channel: 'email' }, () =>
       mailer.send({
         from: deps.config.mail.from,
         to: p.to,

@@ -1,6 +1,7 @@
 // What a notification handler reads when it runs: the stored submission (the only source of the visitor's values,
 // so an erased submission sends nothing), the form as it was when submitted, and the submission's files.
 
+import { LRUCache } from 'lru-cache';
 import type { ListOption } from '../definition/index.js';
 import { readFormsAt, readListsAt } from '../authoring/forms-repo.js';
 import type { FormDefinition } from '../rules/index.js';
@@ -46,7 +47,10 @@ export async function loadNotice(store: Store, spaceId: string, job: NotifyJob):
     ? [...new Set(form.fields.flatMap((f) => (f.list === undefined ? [] : [f.list])))]
     : [];
   const lists = cv === null ? {} : await readListsAt(store, spaceId, listKeys, cv);
-  return { space, submission, form, lists, files: await readFiles(store, spaceId, submission.id) };
+  // A form without file fields has no uploads to name: no query (a burst runs this for every message).
+  const hasFiles = form === null || form.fields.some((f) => f.type === 'file');
+  const files = hasFiles ? await readFiles(store, spaceId, submission.id) : new Map<string, NoticeFile>();
+  return { space, submission, form, lists, files };
 }
 
 /**
@@ -59,10 +63,32 @@ async function formAsSubmitted(
   job: NotifyJob,
 ): Promise<{ form: FormDefinition | null; cv: number | null }> {
   for (const cv of job.cv === space.cv ? [job.cv] : [job.cv, space.cv]) {
-    const form = (await readFormsAt(store, space.id, [job.formKey], cv)).get(job.formKey);
+    const form = await formAt(store, space.id, job.formKey, cv);
     if (form) return { form, cv };
   }
   return { form: null, cv: null };
+}
+
+/**
+ * A form as published at a cv never changes (a later publish closes the version, it does not rewrite it), so the
+ * definitions found are kept per store: every message of a burst would otherwise read and parse the same one.
+ */
+const formCaches = new WeakMap<Store, LRUCache<string, FormDefinition>>();
+
+async function formAt(
+  store: Store,
+  spaceId: string,
+  formKey: string,
+  cv: number,
+): Promise<FormDefinition | undefined> {
+  let cache = formCaches.get(store);
+  if (!cache) formCaches.set(store, (cache = new LRUCache({ max: 200 })));
+  const key = JSON.stringify([spaceId, formKey, cv]);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const form = (await readFormsAt(store, spaceId, [formKey], cv)).get(formKey);
+  if (form) cache.set(key, form);
+  return form;
 }
 
 async function readSubmission(

@@ -3,6 +3,7 @@
 // have carried.
 
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { PermanentJobError } from '../../jobs/runner.js';
@@ -18,6 +19,8 @@ export interface MailMessage {
   replyTo?: string;
   subject: string;
   text: string;
+  /** An HTML alternative of `text` (owner emails): multipart/alternative with the text first. */
+  html?: string;
   /** Without angle brackets: `<job id>@<domain>` (./message-id.ts). */
   messageId: string;
   headers?: Readonly<Record<string, string>>;
@@ -44,7 +47,9 @@ const SMTP_TIMEOUTS = {
 } as const;
 
 export function openMailer(mail: MailConfig): Mailer {
-  return mail.smtpUrl === null ? emlMailer(mail.outboxDir) : smtpMailer(mail.smtpUrl);
+  return mail.smtpUrl === null
+    ? emlMailer(mail.outboxDir)
+    : smtpMailer(mail.smtpUrl, mail.smtpConnections ?? DEFAULT_SMTP_CONNECTIONS);
 }
 
 /** One line for the `serve` banner: where mail goes (never the credentials of SMTP_URL). */
@@ -55,6 +60,23 @@ export function describeMailTransport(mail: MailConfig): string {
   return `SMTP ${url.host}${url.protocol === 'smtps:' ? ' (TLS)' : ''}`;
 }
 
+/**
+ * A warning for the startup (issue 30 item 5), or null: MAIL_FROM is unset and the made-up sender's host is no
+ * domain (an IP address, `localhost`, a name without a dot), so relays refuse the mail or file it as spam.
+ */
+export function mailFromWarning(mail: MailConfig): string | null {
+  if (mail.fromIsDefault !== true) return null;
+  const host = /@([^>\s]+)>?$/.exec(mail.from)?.[1] ?? '';
+  const bare = host.replace(/^\[|\]$/g, '');
+  const isDomain = isIP(bare) === 0 && bare.includes('.') && !/(^|\.)localhost$/i.test(bare);
+  if (isDomain) return null;
+  return (
+    `MAIL_FROM is not set, so notification email is sent as ${mail.from}, which mail servers refuse or file ` +
+    `as spam (${host || 'no host'} is not a domain). Set MAIL_FROM to an address of your domain, e.g. ` +
+    `MAIL_FROM="Folio <forms@example.com>" (or PUBLIC_URL to your public https URL).`
+  );
+}
+
 /** The composer's view of a message; addresses as objects, so nodemailer never parses a visitor's value. */
 function composed(msg: MailMessage): SendMailOptions {
   return {
@@ -63,15 +85,24 @@ function composed(msg: MailMessage): SendMailOptions {
     ...(msg.replyTo === undefined ? {} : { replyTo: { name: '', address: msg.replyTo } }),
     subject: msg.subject,
     text: msg.text,
+    ...(msg.html === undefined ? {} : { html: msg.html }),
     messageId: `<${msg.messageId}>`,
     ...(msg.headers === undefined ? {} : { headers: { ...msg.headers } }),
   };
 }
 
-function smtpMailer(smtpUrl: string): Mailer {
-  // Not pooled: a connection per message and none held between them, so an idle worker keeps no socket open.
+/** SMTP_CONNECTIONS' default: enough to keep up with a burst, few enough for any relay's per-client limit. */
+export const DEFAULT_SMTP_CONNECTIONS = 5;
+
+function smtpMailer(smtpUrl: string, maxConnections: number): Mailer {
+  // Pooled: up to `maxConnections` connections, each carrying many messages (a new TLS handshake per message
+  // made a burst of 200 submissions arrive 15–30 s late). An idle connection is closed by the socket timeout, so
+  // an idle worker holds no socket for long; nodemailer queues messages while every connection is busy.
   const transport = nodemailer.createTransport({
     url: smtpUrl,
+    pool: true,
+    maxConnections,
+    maxMessages: 100,
     ...SMTP_TIMEOUTS,
     disableFileAccess: true,
     disableUrlAccess: true,

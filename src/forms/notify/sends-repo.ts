@@ -19,7 +19,7 @@ export interface SendKey {
  * left `sending` by an attempt that failed or died) or was accepted before (`sent`).
  */
 export async function beginSend(db: Queryable, key: SendKey, now: Date): Promise<'send' | 'sent'> {
-  await db
+  const inserted = await db
     .insertInto('notification_sends')
     .values({
       id: key.id,
@@ -31,7 +31,10 @@ export async function beginSend(db: Queryable, key: SendKey, now: Date): Promise
       updated_at: now.toISOString(),
     })
     .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  // A new row: the first attempt, nothing to look up (one statement per message under a burst, not two).
+  if (inserted) return 'send';
   const row = await db
     .selectFrom('notification_sends')
     .select('state')

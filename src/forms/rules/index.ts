@@ -60,3 +60,17 @@ export { formStatus, statusErrorCode, usesTurnstile } from './status.js';
 
 export type { FormEntry } from './form-data.js';
 export { formDataToRecord } from './form-data.js';
+
+export type { Catalog, MessageCode, SpaceLocale, TemplateParams } from './catalogs/index.js';
+export {
+  CATALOGS,
+  SHIPPED_LOCALES,
+  catalogFor,
+  catalogMessage,
+  fallbackChain,
+  formatTemplate,
+  isMessageCode,
+  labelled,
+  variantFor,
+  messageKeys,
+} from './catalogs/index.js';

@@ -61,7 +61,7 @@ export function errorRedirect(
   referer: string | null,
   origins: readonly string[],
   code: string,
-): string | null {
+): URL | null {
   const explicit = controlString(body.values, CONTROL_KEYS.redirectError);
   const back =
     controlString(body.values, CONTROL_KEYS.redirect) === undefined
@@ -70,7 +70,7 @@ export function errorRedirect(
   const target = allowedTarget(explicit ?? back, origins);
   if (!target) return null;
   target.searchParams.set('error', code);
-  return target.href;
+  return target;
 }
 
 const ESCAPES: Record<string, string> = {

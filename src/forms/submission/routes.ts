@@ -1,5 +1,6 @@
 import { cacheHeaders, cdnTag } from '../../delivery/cache-headers.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Store } from '../../store/open-store.js';
 import { rejectUnknown } from '../../delivery/params.js';
 import type { AppServices } from '../../app/services.js';
 import { toFolioError } from '../../errors/from-fastify.js';
@@ -15,15 +16,18 @@ import { FormLimits } from './rate-limits.js';
 import {
   HTML_PAGE_HEADERS,
   errorRedirect,
-  htmlPage,
   isPlainHtmlPost,
   successRedirect,
   wantsHtmlPage,
 } from './respond.js';
+import { DRAFT_CODES, keepDraft } from './drafts.js';
+import { draftRoutes } from './draft-routes.js';
+import { failurePage, fieldErrorsOf, pageWords, successPage } from './result-page.js';
 import { type SubmitDeps, submitForm } from './submit.js';
 import { TurnstileVerifier } from './turnstile.js';
 import { uploadRoutes } from '../uploads/upload-routes.js';
-import { VisitorKeys } from './visitor.js';
+import { VisitorKeys, visitorIp } from './visitor.js';
+import { currentSpace } from '../delivery/current-space.js';
 import { deliveryJson, LOCALE_CV_QUERY, NOT_MODIFIED } from '../../delivery/schemas.js';
 import { deliveryRead, media, noBody, queryParams } from '../../lib/api-schema.js';
 import { FORM_PARAMS, formBody, formPost, submissionBody, submitResult } from '../authoring/schemas.js';
@@ -133,13 +137,31 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     },
   );
 
+  // Issue 30 item 2: the visitor a server-side site forwards (Folio-Visitor-Ip), where the token and form allow.
+  const visitorIps = new WeakMap<FastifyRequest, Promise<string>>();
+  const visitorOf = (request: FastifyRequest): Promise<string> => {
+    let ip = visitorIps.get(request);
+    if (ip === undefined) {
+      const { spaceId, key } = request.params as Params;
+      const token = request.deliveryToken;
+      ip =
+        token === null || token.origins.length > 0 || request.headers['folio-visitor-ip'] === undefined
+          ? Promise.resolve(request.ip)
+          : currentSpace(store, spaceId)
+              .then((space) => (space ? forms.load(space.id, key, space.cv) : null))
+              .then((form) => visitorIp(request, token, form?.definition.settings.trustVisitorIp === true));
+      visitorIps.set(request, ip);
+    }
+    return ip;
+  };
+
   // spec 8: per visitor (submissions and uploads together) and, for submissions, per form; runs after the
   // pipeline's auth.
   const limitFor =
     (perForm: boolean) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const { spaceId, key } = request.params as Params;
-      const byVisitor = await limits.visitor(spaceId, visitors.of(request.ip));
+      const byVisitor = await limits.visitor(spaceId, visitors.of(await visitorOf(request)));
       const outcome = byVisitor.ok && perForm ? await limits.form(spaceId, key) : byVisitor;
       if (outcome.ok) return;
       reply.header('retry-after', String(outcome.retryAfterSeconds));
@@ -150,12 +172,15 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
   await app.register(uploadRoutes, {
     deps: { store, blobs: services.blobs, forms, turnstile: deps.turnstile },
     limit: limitFor(false),
+    visitorIp: visitorOf,
     clock,
   });
 
+  await app.register(draftRoutes, { store, clock });
+
   await app.register(async (scope) => {
     registerSubmissionParsers(scope);
-    scope.setErrorHandler(submissionErrorHandler);
+    scope.setErrorHandler(submissionErrorHandler({ store, forms, clock }));
     scope.post<{ Params: Params; Querystring: Query }>(
       '/v1/:spaceId/forms/:key/submissions',
       { config: { delivery: 'form' }, preHandler: limit, schema: submitSchema },
@@ -171,7 +196,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
           body: body.values,
           referer: header(request, 'referer'),
           userAgent: header(request, 'user-agent'),
-          remoteIp: request.ip,
+          remoteIp: await visitorOf(request),
           now: clock(),
         });
         reply.header('cache-control', 'no-store');
@@ -179,9 +204,9 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
           const target = successRedirect(body, request.deliveryToken?.origins ?? []);
           if (target !== null) return reply.redirect(target, 303);
           if (wantsHtmlPage(request)) {
-            return reply
-              .headers(HTML_PAGE_HEADERS)
-              .send(htmlPage({ title: 'Thank you', message: result.successMessage }));
+            const { spaceId, key } = request.params;
+            const words = await pageWords({ store, forms }, spaceId, key, body.values);
+            return reply.headers(HTML_PAGE_HEADERS).send(successPage(words, result.successMessage));
           }
         }
         return result;
@@ -191,25 +216,40 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
 }
 
 /**
- * Errors of a submission answer like every error (spec 7.1), except for plain HTML posts: a 303 back to the
- * site with `?error=<code>` where the token allows it, else a minimal HTML page for browser navigations.
+ * Errors of a submission answer like every error (spec 7.1), except for plain HTML posts: a 303 back to the site
+ * with `?error=<code>` where the token allows it — plus `fields=<key>:<code>,…` for field errors and, when the
+ * visitor's values were kept, `draft=<id>` (issue 30 item 1; never a value in the URL) — else a minimal HTML page
+ * in the visitor's language for browser navigations.
  */
-function submissionErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const folio = toFolioError(err);
-  const body = request.body as SubmissionBody | undefined;
-  const origins = request.deliveryToken?.origins ?? [];
-  const target =
-    body !== undefined && isPlainHtmlPost(request)
-      ? errorRedirect(body, header(request, 'referer'), origins, folio.code)
-      : null;
-  // Everything else answers as every route does: Fastify hands it to the root's handler (src/lib/error-reply.ts).
-  if (target === null && !wantsHtmlPage(request)) throw err;
-  prepareErrorReply(request, reply, folio);
-  if (target !== null) return reply.redirect(target, 303);
-  const fields = (folio.details?.fields ?? {}) as Record<string, { message?: string }>;
-  const items = Object.entries(fields).map(([key, e]) => `${key}: ${e.message ?? ''}`);
-  return reply
-    .status(folio.status)
-    .headers(HTML_PAGE_HEADERS)
-    .send(htmlPage({ title: 'The form was not sent', message: folio.message, items }));
+function submissionErrorHandler(deps: { store: Store; forms: FormSource; clock: () => Date }) {
+  return async (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const folio = toFolioError(err);
+    const body = request.body as SubmissionBody | undefined;
+    const origins = request.deliveryToken?.origins ?? [];
+    const { spaceId, key } = request.params as Params;
+    const target =
+      body !== undefined && isPlainHtmlPost(request)
+        ? errorRedirect(body, header(request, 'referer'), origins, folio.code)
+        : null;
+    // Everything else answers as every route does: Fastify hands it to the root's handler (src/lib/error-reply.ts).
+    if (target === null && !wantsHtmlPage(request)) throw err;
+    prepareErrorReply(request, reply, folio);
+    if (target !== null && body !== undefined) {
+      const fields = Object.entries(fieldErrorsOf(folio)).map(([k, e]) => `${k}:${e.code}`);
+      if (fields.length > 0) target.searchParams.set('fields', fields.join(','));
+      const draft = DRAFT_CODES.has(folio.code)
+        ? await keepDraft(deps, { spaceId, formKey: key, body: body.values, now: deps.clock() }).catch(
+            (e: unknown) => void request.log.warn({ err: e }, 'forms: keeping a draft failed'),
+          )
+        : null;
+      if (typeof draft === 'string') target.searchParams.set('draft', draft);
+      return reply.redirect(target.href, 303);
+    }
+    const words = await pageWords(deps, spaceId, key, body?.values);
+    const retry = Number(reply.getHeader('retry-after'));
+    return reply
+      .status(folio.status)
+      .headers(HTML_PAGE_HEADERS)
+      .send(failurePage(words, folio, Number.isFinite(retry) ? retry : null));
+  };
 }

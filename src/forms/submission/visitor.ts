@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { isIP } from 'node:net';
 import { deriveKey } from '../../store/secrets-repo.js';
 
 /**
@@ -18,4 +19,24 @@ export class VisitorKeys {
   of(ip: string): string {
     return createHmac('sha256', this.key).update(ip, 'utf8').digest('base64url').slice(0, 22);
   }
+}
+
+/** The header a server-side site names its visitor's address in (issue 30 item 2; docs/api.md). */
+export const VISITOR_IP_HEADER = 'folio-visitor-ip';
+
+/**
+ * The visitor's address a server-side site forwarded, when it may: the token has no origins (a site's server, never
+ * a page: a browser could claim any address), the form allows it (`settings.trustVisitorIp`), and the header is
+ * one IP address. Otherwise the request's own address (`request.ip`).
+ */
+export function visitorIp(
+  request: { ip: string; headers: Readonly<Record<string, unknown>> },
+  token: { origins: readonly string[] } | null,
+  formTrusts: boolean,
+): string {
+  const claimed = request.headers[VISITOR_IP_HEADER];
+  if (!formTrusts || token === null || token.origins.length > 0 || typeof claimed !== 'string')
+    return request.ip;
+  const ip = claimed.trim().replace(/^\[|\]$/g, '');
+  return isIP(ip) === 0 ? request.ip : ip;
 }

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyError, FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { rejectUnknown } from '../../delivery/params.js';
 import { invalidBody, unsupportedMediaType } from '../../errors/errors.js';
 import { abortDetails, clientWentAway } from '../../lib/client-abort.js';
@@ -14,6 +14,8 @@ export interface UploadRouteOptions {
   deps: UploadDeps;
   /** The per-visitor limit shared with submissions (spec 8: "10 per minute, uploads included"). */
   limit: preHandlerAsyncHookHandler;
+  /** The visitor's address: `request.ip`, or what a server-side site forwarded (Folio-Visitor-Ip) where allowed. */
+  visitorIp: (request: FastifyRequest) => Promise<string>;
   clock: () => Date;
 }
 
@@ -82,7 +84,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: UploadRouteOption
         spaceId: request.params.spaceId,
         formKey: request.params.key,
         parts: multipartParts(request, UPLOAD_MESSAGES),
-        remoteIp: request.ip,
+        remoteIp: await opts.visitorIp(request),
         now: opts.clock(),
       });
       return reply.status(201).header('cache-control', 'no-store').send(result);

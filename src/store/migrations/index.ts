@@ -22,6 +22,7 @@ import { up0019OutboxSubmission } from './0019-outbox-submission.js';
 import { up0020SubmissionAddresses } from './0020-submission-addresses.js';
 import { up0021InboxSessions } from './0021-inbox-sessions.js';
 import { up0022SubmissionCounts } from './0022-submission-counts.js';
+import { up0023FormDrafts } from './0023-form-drafts.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
 type Up = (db: Kysely<unknown>, engine: Engine) => Promise<void>;
@@ -54,6 +55,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0020-submission-addresses', up0020SubmissionAddresses],
   ['0021-inbox-sessions', up0021InboxSessions],
   ['0022-submission-counts', up0022SubmissionCounts],
+  ['0023-form-drafts', up0023FormDrafts],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
