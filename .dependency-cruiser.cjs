@@ -34,6 +34,7 @@ const TIERS = [
   { name: 'cli', folders: ['cli'] },
 ];
 
+/** @param {string[]} folders a path pattern matching modules in any of `folders` */
 const any = (folders) => `^src/(${folders.join('|')})/`;
 
 const tierRules = TIERS.map((tier, i) => ({

@@ -272,7 +272,7 @@ const IMPORT_CASES: readonly Case[] = [
   // frozen-migrations: a migration imports Kysely and types, no code of the app.
   [
     'src/store/migrations/0999-zz-a.ts',
-    "import { bulkInsert } from '../bulk-insert.js';\nexport const f = bulkInsert;",
+    "import { bulkInsert } from '../dialect/bulk-insert.js';\nexport const f = bulkInsert;",
     'frozen-migrations',
   ],
   [

@@ -1,6 +1,6 @@
 import type { AssetDoc, ContentTypeDef, FieldValues } from '../content/model.js';
 import type { Selectable } from 'kysely';
-import { bulkInsert } from './bulk-insert.js';
+import { bulkInsert } from './dialect/bulk-insert.js';
 import type { Store } from './open-store.js';
 import type { EntriesTable } from './schema.js';
 import type { Queryable } from './spaces-repo.js';

@@ -1,7 +1,7 @@
 import { type Expression, type SqlBool, sql, type Transaction } from 'kysely';
 import type { EntrySnapshot } from '../content/model.js';
 import { pathKey } from '../lib/path-key.js';
-import { bulkInsert } from './bulk-insert.js';
+import { bulkInsert } from './dialect/bulk-insert.js';
 import type { Store } from './open-store.js';
 import type { Database } from './schema.js';
 import type { Queryable } from './spaces-repo.js';

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { ContentTypeDef, EntrySnapshot, SpaceSettings, TypeMap } from '../../content/model.js';
-import { bulkInsert } from '../../store/bulk-insert.js';
+import { bulkInsert } from '../../store/dialect/bulk-insert.js';
 import type { StoreDialect } from '../../store/dialect/dialect.js';
 import { OPEN_CV, type SearchDoc } from '../../store/dialect/lists.js';
 import type { ReindexStep } from '../../store/reindex.js';

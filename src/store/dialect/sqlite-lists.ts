@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { bulkInsert } from '../bulk-insert.js';
+import { bulkInsert } from './bulk-insert.js';
 import { ANY_WORD_ROWS, type ListSql, type SearchDoc } from './lists.js';
 
 // A version's full-text rows are keyed vid * SLOTS + slot (FTS5 rows are addressed by integer rowid).

@@ -1,5 +1,5 @@
 import { CompiledQuery, PostgresAdapter } from 'kysely';
-import type { Queryable } from './spaces-repo.js';
+import type { Queryable } from '../spaces-repo.js';
 
 /**
  * Bound parameters per statement: under SQLite's limit (32,766 since 3.32) and PostgreSQL's (65,535), so one
