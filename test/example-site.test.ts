@@ -98,6 +98,8 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
     expect(blocks((await page('/contact')).html)).toContain('form');
     // linkItem blocks: the footer global's links.
     expect(home.html).toMatch(/<footer><a href="\/about">About us<\/a>/);
+    // The hero's link has no label field: its button is named by the entry it leads to, never a bare arrow.
+    expect(home.html).toMatch(/<a class="button" href="\/blog">[^<]*\w[^<]* →<\/a>/);
     const post = await page('/blog/hello-world');
     expect(post.html).toContain('<a href="/blog/content-modeling">Content modelling 101</a>');
     expect(post.html).toMatch(/<picture><source type="image\/avif" srcset="[^"]*sig=[^"]*fm=avif[^"]* \d+w/);

@@ -94,7 +94,9 @@ async function blockHtml(block, ctx) {
   switch (block.type) {
     case 'hero': {
       const cta = linkHref(ctx.locale, f.cta, ctx.links);
-      return `<section class="block hero hero--${escape(f.theme ?? 'light')}"><h2>${escape(f.heading)}</h2>${isAsset(f.image) ? picture(f.image, { sizes: '(min-width: 48rem) 44rem, 100vw', ar: '16:9', loading: 'eager' }) : ''}${cta ? `<p><a class="button" href="${escape(cta)}">→</a></p>` : ''}</section>`;
+      // The hero's link has no label field: the button names where it leads (the linked entry's name, else its URL).
+      const ctaLabel = (f.cta?.kind === 'entry' ? ctx.links?.[f.cta.entry]?.name : null) ?? cta;
+      return `<section class="block hero hero--${escape(f.theme ?? 'light')}"><h2>${escape(f.heading)}</h2>${isAsset(f.image) ? picture(f.image, { sizes: '(min-width: 48rem) 44rem, 100vw', ar: '16:9', loading: 'eager' }) : ''}${cta ? `<p><a class="button" href="${escape(cta)}">${escape(ctaLabel)} →</a></p>` : ''}</section>`;
     }
     case 'textBlock':
       return `<section class="block text">${rich(ctx.locale, f.text, ctx.links)}</section>`;
