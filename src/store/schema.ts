@@ -1,4 +1,17 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  FormDraftsTable,
+  SubmissionTalliesTable,
+  SubmissionQuartersTable,
+  InboxSessionsTable,
+  SubmissionsTable,
+  FormCountersTable,
+  UploadsTable,
+  NotificationSendsTable,
+  SubmissionNotesTable,
+  SubmissionAddressesTable,
+  ActivityLogTable,
+} from './forms-schema.js';
 
 /** JSON columns: `jsonb` on PostgreSQL (returned parsed), `text` on SQLite (returned as a string). Written as a
  * JSON string on both; read through `dialect.parseJson`. Only objects and arrays are stored in them. */
@@ -149,16 +162,6 @@ export interface Database {
   form_drafts: FormDraftsTable;
 }
 
-/** A failed plain post's values, kept ten minutes for one read (migration 0023, issue 30 item 1). */
-export interface FormDraftsTable {
-  id: string;
-  space_id: string;
-  form_key: string;
-  /** JSON text: field key → value (no file fields). */
-  values: string;
-  expires_at: string;
-}
-
 /**
  * A derived image kept in the blob store (migration 0018, issue 28 item 9): what the budget counts and evicts,
  * least recently used first, and what the sweep drops once its asset (`source_key`: the original's blob) is gone.
@@ -171,38 +174,6 @@ export interface DerivedImagesTable {
   size: number;
   /** ISO time of the last use written (uses are batched: src/assets/derived-images.ts). */
   used_at: string;
-}
-
-/** Submissions per form, folder and status, kept by triggers on `submissions` (migration 0022). */
-export interface SubmissionTalliesTable {
-  space_id: string;
-  form_key: string;
-  folder: string;
-  status: string;
-  n: number;
-}
-
-/** Submissions per form, folder and UTC quarter hour (`YYYY-MM-DDTHH:q`), kept by triggers (migration 0022). */
-export interface SubmissionQuartersTable {
-  space_id: string;
-  form_key: string;
-  folder: string;
-  quarter: string;
-  n: number;
-}
-
-/** Browser sessions of the inbox (migration 0021): a management token's authority behind a cookie. */
-export interface InboxSessionsTable {
-  /** sha256 of the session id; the id itself is only in the browser's cookie. */
-  id_hash: string;
-  space_id: string;
-  token_id: string;
-  /** sha256 of the token, as `tokens.hash`: the session stands for that token and no other. */
-  token_hash: string;
-  created_at: string;
-  last_seen_at: string;
-  /** Idle limit: the session ends unless used before then. */
-  expires_at: string;
 }
 
 /** The version each reindex step last built (src/store/reindex.ts; migrations 0007, 0014). */
@@ -235,37 +206,6 @@ export interface OutboxTable {
 export interface SecretsTable {
   name: string;
   value: string;
-}
-
-/** A stored form submission (spec 2.13): visible values, page, language, user agent, consent; never the IP. */
-export interface SubmissionsTable {
-  id: string;
-  space_id: string;
-  form_key: string;
-  folder: 'inbox' | 'spam';
-  values: JsonColumn;
-  page: string | null;
-  locale: string;
-  user_agent: string | null;
-  consent: JsonColumn;
-  unique_key: string | null;
-  created_at: string;
-  delete_after: string;
-  /** Inbox status (migration 0009): new, read, done, archived. */
-  status: Generated<'new' | 'read' | 'done' | 'archived'>;
-  /** The person the submission is assigned to, as the caller named them. */
-  assignee: string | null;
-  /** The last inbox change (status, assignment, folder, notes); null until the first. */
-  updated_at: string | null;
-  /** The space's cv when it was accepted (migration 0018): its form version; null for older rows. */
-  form_cv: ColumnType<number | null, number | null | undefined, number | null>;
-}
-
-/** Stored non-spam submissions per form: the capacity check locks this row (spec 3.1 "full"). */
-export interface FormCountersTable {
-  space_id: string;
-  form_key: string;
-  count: number;
 }
 
 /** Redirects (spec 2.6), versioned like the published log: visible at cv when cv_from <= cv < cv_to. */
@@ -369,67 +309,6 @@ export interface ListRowsTable {
   n2: number | null;
   n3: number | null;
   n4: number | null;
-}
-
-/** A file uploaded for a form's file field (spec 2.14, 3.3); migration 0008. */
-export interface UploadsTable {
-  id: string;
-  space_id: string;
-  form_key: string;
-  field_key: string;
-  /** The file name as sent, made safe for display (never used as a path). */
-  name: string;
-  size: number;
-  /** The sniffed media type (spec 4.4 rule 5: the file's actual content). */
-  type: string;
-  blob_key: string;
-  created_at: string;
-  /** Unclaimed uploads are deleted after this (spec 3.3: one day). */
-  expires_at: string;
-  /** The submission that claimed it; null while unclaimed. */
-  submission_id: string | null;
-}
-
-/** One message of a submission's notifications per recipient (`id` = the outbox job id); migration 0008. */
-export interface NotificationSendsTable {
-  id: string;
-  space_id: string;
-  submission_id: string;
-  channel: string;
-  state: 'sending' | 'sent';
-  message_id: string | null;
-  updated_at: string;
-}
-
-/** A note on a submission (issue 11): deleted with the submission. */
-export interface SubmissionNotesTable {
-  id: string;
-  space_id: string;
-  submission_id: string;
-  text: string;
-  author: string;
-  created_at: string;
-}
-
-/**
- * An address in a submission's email fields, normalized as compared (migration 0020, issue 28 item 5): erase finds
- * submissions by it. Deleted with the submission.
- */
-export interface SubmissionAddressesTable {
-  submission_id: string;
-  space_id: string;
-  address: string;
-}
-
-/** Management actions on forms, submissions and tokens: who, when, counts; never submission data. */
-export interface ActivityLogTable {
-  id: string;
-  space_id: string;
-  at: string;
-  actor: string;
-  action: string;
-  subject: string | null;
-  details: JsonColumn;
 }
 
 /** A chunk of an entry version's text in one locale, embedded by one model (migration 0015, issue 13). */
