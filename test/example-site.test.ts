@@ -3,13 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type FolioProcess,
-  freePort,
-  PROCESS_START_MS,
-  PROCESS_TEST_MS,
-  serveFolio,
-} from './helpers/processes.js';
+import { type FolioProcess, PROCESS_TEST_MS, serveFolio } from './helpers/processes.js';
+import { EXAMPLE_SITE, startExampleSite } from './helpers/example-site.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 /**
@@ -21,8 +16,6 @@ import { tempDir } from './helpers/temp-dirs.js';
  * built client (client/dist, `npm run build`) is what the site imports.
  */
 
-const SITE = join(import.meta.dirname, '..', 'examples', 'site', 'server.mjs');
-
 describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
   let folio: FolioProcess;
   let site: ChildProcess;
@@ -33,24 +26,10 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
   beforeAll(async () => {
     dataDir = tempDir('folio-example-');
     folio = await serveFolio({ DATA_DIR: dataDir, FOLIO_DEMO: 'true', DATABASE_URL: '', REDIS_URL: '' });
-    port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    site = spawn(process.execPath, [SITE], {
-      env: { ...process.env, FOLIO_URL: folio.base, DATA_DIR: dataDir, SITE_PORT: String(port) },
-    });
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`the site did not start: ${out}`)), PROCESS_START_MS);
-      site.stderr?.on('data', (d) => (out += d));
-      site.stdout?.on('data', (d) => {
-        out += d;
-        if (out.includes('Example site on')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      site.once('exit', (code) => reject(new Error(`the site exited ${code}: ${out}`)));
-    });
+    const started = await startExampleSite(folio.base, dataDir);
+    site = started.process;
+    port = started.port;
+    origin = started.origin;
   }, PROCESS_TEST_MS);
 
   afterAll(async () => {
@@ -170,7 +149,7 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
   /** `npm run example -- build <dir>`: what it printed. */
   const build = (dir: string) =>
     new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [SITE, 'build', dir], {
+      const child = spawn(process.execPath, [EXAMPLE_SITE, 'build', dir], {
         env: { ...process.env, FOLIO_URL: folio.base, DATA_DIR: dataDir, SITE_PORT: String(port) },
       });
       let out = '';

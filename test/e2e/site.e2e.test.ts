@@ -1,16 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/chromium.js';
-import {
-  type FolioProcess,
-  freePort,
-  PROCESS_START_MS,
-  PROCESS_TEST_MS,
-  serveFolio,
-} from '../helpers/processes.js';
+import { type FolioProcess, freePort, PROCESS_TEST_MS, serveFolio } from '../helpers/processes.js';
+import { startExampleSite } from '../helpers/example-site.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 // Issue 31 item 6 in real Chromium: the showcase site (examples/site) on `folio serve` with the demo space, walked
@@ -23,7 +17,6 @@ import { tempDir } from '../helpers/temp-dirs.js';
 //   site-form-success.png  /contact sent with JavaScript: the thank-you page with the form's success message
 //   site-form-thanks.png   /de/kontakt posted without JavaScript: the German thank-you page
 
-const SITE = join(import.meta.dirname, '..', '..', 'examples', 'site', 'server.mjs');
 const OUT = 'test-output';
 
 let folio: FolioProcess;
@@ -44,24 +37,9 @@ beforeAll(async () => {
     PORT: String(folioPort),
     PUBLIC_URL: `http://127.0.0.1:${folioPort}`,
   });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  site = spawn(process.execPath, [SITE], {
-    env: { ...process.env, FOLIO_URL: folio.base, DATA_DIR: dataDir, SITE_PORT: String(port) },
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the site did not start: ${out}`)), PROCESS_START_MS);
-    site.stderr?.on('data', (d) => (out += d));
-    site.stdout?.on('data', (d) => {
-      out += d;
-      if (out.includes('Example site on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    site.once('exit', (code) => reject(new Error(`the site exited ${code}: ${out}`)));
-  });
+  const started = await startExampleSite(folio.base, dataDir);
+  site = started.process;
+  origin = started.origin;
   browser = await launchChromium();
 }, PROCESS_TEST_MS);
 
