@@ -276,14 +276,24 @@ describe.each(ENGINES)('the typed client against the real server on %s', (engine
     expect(oldList).toMatchObject({ cv: before, items: [{ content: { fields: { title: 'Hello world' } } }] });
     expect(exchanges.every((e) => e.url.searchParams.get('cv') === String(before))).toBe(true);
 
-    // Sync: from the pinned cv, only the republished entry (in each locale), ending at the current cv.
+    // Sync: from the pinned cv, only the republished entry (in each locale) and the sitemap listing it (its
+    // `updatedAt`), ending at the current cv.
     const feed = client.sync({ since: before });
     const changes: string[] = [];
-    for await (const change of feed)
-      changes.push(
-        `${change.change} ${change.item.kind} ${'id' in change.item ? change.item.id : change.item.key}`,
-      );
-    expect(new Set(changes)).toEqual(new Set(['changed entry ent_post']));
+    for await (const change of feed) {
+      const { item } = change;
+      const name = 'id' in item ? item.id : 'key' in item ? item.key : item.locale;
+      changes.push(`${change.change} ${item.kind} ${name}`);
+    }
+    expect(new Set(changes)).toEqual(
+      new Set([
+        'changed entry ent_post',
+        'changed sitemap en',
+        'changed sitemap de',
+        'changed sitemap de-ch',
+      ]),
+    );
+    expect(feed.truncated).toBe(false);
     expect(feed.toCv).toBe(before + 1);
 
     // A full sync in small pages reads every page.

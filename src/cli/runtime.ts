@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import { LIST_REINDEX } from '../delivery/list/list-write-repo.js';
 import { SUBMISSION_ADDRESSES_REINDEX } from '../forms/submission/addresses-repo.js';
 import type { ReindexStep } from '../store/reindex.js';
+import { DEPS_REINDEX } from '../sync/deps-hooks.js';
 import { openStore, type Store } from '../store/open-store.js';
 
 export interface Runtime {
@@ -15,9 +16,14 @@ export interface Runtime {
 
 /**
  * The data backfills every command runs after the migrations (src/store/reindex.ts): the list tables, and the
- * addresses of submissions stored before migration 0020 (issue 28 item 5).
+ * addresses of submissions stored before migration 0020 (issue 28 item 5), and the dependency index of versions
+ * published before it existed.
  */
-export const REINDEX_STEPS: readonly ReindexStep[] = [LIST_REINDEX, SUBMISSION_ADDRESSES_REINDEX];
+export const REINDEX_STEPS: readonly ReindexStep[] = [
+  LIST_REINDEX,
+  SUBMISSION_ADDRESSES_REINDEX,
+  DEPS_REINDEX,
+];
 
 /** Opens what every command shares, from the same env config (so `import` and `serve` see the same data). */
 export async function openRuntime(config: Config): Promise<Runtime> {

@@ -106,6 +106,79 @@ export async function findRedirectRowsAt(
 }
 
 /**
+ * Every redirect visible at cv from these path keys, in any locale, ordered by key, the locale's own before shared
+ * ones, then authored order: what `/sync` compares to name the `/redirects` answers that changed.
+ */
+export async function redirectRowsForKeysAt(
+  store: Store,
+  spaceId: string,
+  fromKeys: readonly string[],
+  cv: number,
+): Promise<RedirectRow[]> {
+  const out: RedirectRow[] = [];
+  if (cv === 0) return out;
+  for (const keys of chunks([...new Set(fromKeys)])) {
+    const rows = await store.db
+      .selectFrom('redirects as r')
+      .select(COLUMNS)
+      .where('r.space_id', '=', spaceId)
+      .where('r.from_key', 'in', keys)
+      .where(visibleIn('r', cv))
+      .orderBy('r.from_key')
+      .orderBy(localeFirst)
+      .orderBy('r.position')
+      .orderBy('r.id')
+      .execute();
+    out.push(...rows.map(toRow));
+  }
+  return out;
+}
+
+/** Every redirect visible at cv whose target is one of these entries, in any locale. */
+export async function redirectRowsToEntriesAt(
+  store: Store,
+  spaceId: string,
+  entryIds: readonly string[],
+  cv: number,
+): Promise<RedirectRow[]> {
+  const out: RedirectRow[] = [];
+  if (cv === 0) return out;
+  for (const ids of chunks([...new Set(entryIds)])) {
+    const rows = await store.db
+      .selectFrom('redirects as r')
+      .select(COLUMNS)
+      .where('r.space_id', '=', spaceId)
+      .where('r.to_entry', 'in', ids)
+      .where(visibleIn('r', cv))
+      .execute();
+    out.push(...rows.map(toRow));
+  }
+  return out;
+}
+
+/** The `locale path_key` pairs among `fromKeys` that a published page occupies at cv (spec 2.6 rule 3). */
+export async function occupiedPathsAt(
+  store: Store,
+  spaceId: string,
+  fromKeys: readonly string[],
+  cv: number,
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (cv === 0) return out;
+  for (const keys of chunks([...new Set(fromKeys)])) {
+    const rows = await store.db
+      .selectFrom('entry_paths as p')
+      .select(['p.locale', 'p.path_key'])
+      .where('p.space_id', '=', spaceId)
+      .where('p.path_key', 'in', keys)
+      .where(visibleIn('p', cv))
+      .execute();
+    for (const r of rows) out.add(`${r.locale} ${r.path_key}`);
+  }
+  return out;
+}
+
+/**
  * Every redirect visible at cv for a locale whose path no published page occupies in that locale
  * (spec 2.6 rule 3: a page occupying a path wins over a redirect from it).
  */

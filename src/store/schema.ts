@@ -89,6 +89,20 @@ export interface EntryVersionsTable {
   doc: JsonColumn;
 }
 
+/**
+ * Derived from the log: what an entry version shows of other documents (`link`, `ref` with the reference field's
+ * key in `field`, `asset`, `form`), plus one `version` row per indexed version; read backwards by `/sync`.
+ */
+export interface EntryDepsTable {
+  space_id: string;
+  entry_id: string;
+  cv_from: number;
+  cv_to: number | null;
+  kind: 'version' | 'link' | 'ref' | 'asset' | 'form';
+  target: string;
+  field: string;
+}
+
 /** Derived from the log: the path of a published page per locale, lower-cased for matching. */
 export interface EntryPathsTable {
   space_id: string;
@@ -160,6 +174,7 @@ export interface Database {
   submission_tallies: SubmissionTalliesTable;
   submission_quarters: SubmissionQuartersTable;
   form_drafts: FormDraftsTable;
+  entry_deps: EntryDepsTable;
 }
 
 /**

@@ -6,7 +6,7 @@ import { cacheHeaders } from '../delivery/cache-headers.js';
 import type { AppServices } from '../app/services.js';
 import { invalidQuery } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
-import { affectedPages } from './affected.js';
+import { derivedOf, spanAffected, spanDiff } from './span.js';
 import { type SyncPosition, syncPage, validPosition } from './sync-service.js';
 import { deliveryJson, NOT_MODIFIED, SPACE_PARAMS } from '../delivery/schemas.js';
 import { deliveryRead, queryParams } from '../lib/api-schema.js';
@@ -29,9 +29,16 @@ function intParam(query: Query, name: string, min: number, max: number): number 
   return n;
 }
 
-/** What later pages must repeat: everything but the position, `since` and the cv, which the cursor carries. */
+/**
+ * What later pages must repeat: everything but the position, `since` and the cv, which the cursor carries. The
+ * first member names the walk's layout, so a cursor issued by an older Folio (whose positions meant other
+ * sources) is refused rather than misread.
+ */
 const shapeOf = (query: Query): string =>
-  JSON.stringify(['locale', 'full', 'include', 'fields', 'limit'].map((n) => single(query, n) ?? null));
+  JSON.stringify([
+    'walk-2',
+    ...['locale', 'full', 'include', 'fields', 'limit'].map((n) => single(query, n) ?? null),
+  ]);
 
 /** The `since` and parameter shape a cursor was issued for (signed, but still checked, never cast). */
 function parseBound(text: string): { since: number; shape: string } | null {
@@ -107,6 +114,15 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
         explicitLocale || full === '1'
           ? [scope.params.locale]
           : scope.space.settings.locales.map((l) => l.code);
+      const span = {
+        store: deps.store,
+        spaceId: scope.space.id,
+        settings: scope.space.settings,
+        range: { from: fromCv, to },
+        assetUrl: assetUrlFor(deps, scope.space.id),
+      };
+      // The span's difference is computed once and kept: every page, limit and locale is served from it.
+      const [diff, affected] = await Promise.all([spanDiff(span), spanAffected(span, scope.params.include)]);
       const page = await syncPage({
         store: deps.store,
         spaceId: scope.space.id,
@@ -125,22 +141,10 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
                 },
               }
             : null,
+        derived: derivedOf(diff, affected),
         from,
         limit,
       });
-      // Pages affected by the difference come once, with its first page (a cursor's pages carry none).
-      const affected =
-        cursor === undefined
-          ? await affectedPages({
-              store: deps.store,
-              spaceId: scope.space.id,
-              settings: scope.space.settings,
-              range: { from: fromCv, to },
-              locales,
-              include: scope.params.include,
-              assetUrl: assetUrlFor(deps, scope.space.id),
-            })
-          : [];
       const nextCursor =
         page.next === null
           ? null
@@ -154,8 +158,9 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
       cacheHeaders(reply, cursor !== undefined ? { ...scope, pinned: true } : scope, scope.space.id);
       return {
         changed: page.changed,
-        affected,
+        affected: page.affected,
         deleted: page.deleted,
+        truncated: diff.truncated || affected.truncated,
         ...(page.included === null ? {} : { included: page.included }),
         fromCv,
         toCv: to,

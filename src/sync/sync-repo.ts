@@ -1,4 +1,4 @@
-// The published log read as a difference (issue 16): which documents opened or closed a version between two
+// The published log read as a difference: which documents opened or closed a version between two
 // cache versions, and their versions at either end. The same SQL on SQLite and PostgreSQL.
 
 import { type RawBuilder, sql } from 'kysely';
@@ -6,8 +6,8 @@ import type { Store } from '../store/open-store.js';
 
 /** A table of the published log, and the column that names a document in it. */
 export interface LogSource {
-  table: 'entry_versions' | 'doc_versions' | 'redirects';
-  key: 'entry_id' | 'key' | 'id';
+  table: 'entry_versions' | 'doc_versions';
+  key: 'entry_id' | 'key';
   /** `doc_versions` only: the document kind (`menu`, `form`, …). */
   docKind?: string;
 }
@@ -61,7 +61,6 @@ export async function touchedKeys(
             union
             select ${key} as k from ${table} where ${base}${past}
               and cv_to > ${range.from} and cv_to <= ${range.to}
-            ${source.table === 'redirects' ? redirectsToMoved(spaceId, range, past) : sql``}
           ) touched order by k limit ${limit}`;
   const { rows } = await query.execute(store.db);
   return rows.map((r) => String(r.k));
@@ -77,41 +76,12 @@ const movedInRange = (spaceId: string, range: CvRange) => sql`select entry_id fr
   select entry_id from entry_versions
     where space_id = ${spaceId} and cv_to > ${range.from} and cv_to <= ${range.to}`;
 
-/** Redirects visible at the end whose target entry moved: what they deliver (`to`, a path) changed with it. */
-const redirectsToMoved = (spaceId: string, range: CvRange, past: RawBuilder<unknown>) => sql`union
-  select id as k from redirects where space_id = ${spaceId}${past}
-    and cv_from <= ${range.to} and (cv_to is null or cv_to > ${range.to})
-    and to_entry in (${movedInRange(spaceId, range)})`;
-
 /** The ids of entries that opened or closed a version in the range. */
 export async function movedEntryIds(store: Store, spaceId: string, range: CvRange): Promise<Set<string>> {
   const { rows } = await sql<{
     entry_id: string;
   }>`select distinct entry_id from (${movedInRange(spaceId, range)}) moved`.execute(store.db);
   return new Set(rows.map((r) => r.entry_id));
-}
-
-/** The delivered paths of entries at `cv`, as `{ id: { locale: path } }` in canonical JSON per id. */
-export async function entryPathsAt(
-  store: Store,
-  spaceId: string,
-  ids: readonly string[],
-  cv: number,
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (ids.length === 0 || cv === 0) return out;
-  const rows = await store.db
-    .selectFrom('entry_versions')
-    .select(['entry_id', 'doc'])
-    .where('space_id', '=', spaceId)
-    .where('entry_id', 'in', [...ids])
-    .where((eb) => eb.and([eb('cv_from', '<=', cv), eb.or([eb('cv_to', 'is', null), eb('cv_to', '>', cv)])]))
-    .execute();
-  for (const r of rows) {
-    const doc = store.dialect.parseJson<{ paths?: unknown }>(r.doc);
-    out.set(r.entry_id, canonicalJson(doc.paths ?? null));
-  }
-  return out;
 }
 
 /** The versions of `keys` visible at `cv`, by key. */
@@ -130,31 +100,42 @@ export async function versionsAt(
       and cv_from <= ${cv} and (cv_to is null or cv_to > ${cv})`.execute(store.db);
   for (const row of rows) {
     const k = String(row[source.key]);
-    out.set(k, { key: k, content: contentOf(store, source, row), row });
+    out.set(k, { key: k, content: contentOf(row), row });
   }
   return out;
 }
 
 /**
- * What a version delivers, as JSON text: a republish that changed nothing is no change. Documents compare by
- * their stored JSON; redirects by their columns, without the version bounds and bookkeeping.
+ * What a version delivers, as JSON text: a republish that changed nothing is no change.
  */
-function contentOf(store: Store, source: LogSource, row: Record<string, unknown>): string {
-  if (source.table === 'redirects') {
-    const { locale, from_path, to_entry, to_url, status } = row;
-    return JSON.stringify([locale, from_path, to_entry, to_url, Number(status)]);
-  }
+function contentOf(row: Record<string, unknown>): string {
   // As stored, not re-serialised: SQLite keeps the JSON text this service wrote (one writer, one key order), and
   // node-postgres parses jsonb, whose keys come back in jsonb's own fixed order. Sorting keys here was slow on a
   // page of many changed entries (docs/operations.md, "Figures behind the code").
   return typeof row.doc === 'string' ? row.doc : JSON.stringify(row.doc);
 }
 
-/** JSON with object keys sorted, so two engines' (and two writes') key orders compare equal. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
+/**
+ * The path keys of redirects that opened or closed a version in the range (from nothing: of every redirect
+ * visible at the end), at most `limit`.
+ */
+export async function touchedRedirectKeys(
+  store: Store,
+  spaceId: string,
+  range: CvRange,
+  limit: number,
+): Promise<string[]> {
+  const query =
+    range.from === 0
+      ? sql<{ k: string }>`select distinct from_key as k from redirects where space_id = ${spaceId}
+          and cv_from <= ${range.to} and (cv_to is null or cv_to > ${range.to}) order by k limit ${limit}`
+      : sql<{ k: string }>`select k from (
+            select from_key as k from redirects where space_id = ${spaceId}
+              and cv_from > ${range.from} and cv_from <= ${range.to}
+            union
+            select from_key as k from redirects where space_id = ${spaceId}
+              and cv_to > ${range.from} and cv_to <= ${range.to}
+          ) touched order by k limit ${limit}`;
+  const { rows } = await query.execute(store.db);
+  return rows.map((r) => String(r.k));
 }

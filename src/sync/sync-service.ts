@@ -6,30 +6,30 @@ import type { ContentView } from '../delivery/content-view.js';
 import type { DeliveredEntry, Included, ResolveParams } from '../delivery/resolve.js';
 import { resolveEntries } from '../delivery/resolve.js';
 import type { Store } from '../store/open-store.js';
-import {
-  type CvRange,
-  entryPathsAt,
-  type LogSource,
-  movedEntryIds,
-  touchedKeys,
-  type VersionAt,
-  versionsAt,
-} from './sync-repo.js';
+import { TimeSlicer } from '../lib/time-slice.js';
+import type { AffectedItem } from './affected.js';
+import { type CvRange, type LogSource, touchedKeys, type VersionAt, versionsAt } from './sync-repo.js';
 
-/** Menus are read whole, in one page: a space has a handful, and whether one changed needs all of them. */
-const MAX_MENUS = 10_000;
-
-/** What a change names: an entry or global (per locale), an asset, a form, an option list, a menu, a redirect. */
-export type SyncKind = 'entry' | 'global' | 'asset' | 'form' | 'list' | 'menu' | 'redirect';
+/**
+ * What a change names: an entry or global (per locale), an asset, a form, an option list, a menu (per locale), a
+ * redirect (per path and locale), the sitemap or the tree (per locale).
+ */
+export type SyncKind =
+  'entry' | 'global' | 'asset' | 'form' | 'list' | 'menu' | 'redirect' | 'sitemap' | 'tree';
 
 export interface ChangedItem {
   kind: SyncKind;
   id?: string;
   key?: string;
-  /** Entries and globals: one item per locale; redirects: their locale (null: every locale). */
+  /** Entries, globals, menus, the sitemap and the tree: one item per locale; redirects: the `/redirects` locale. */
   locale?: string | null;
   /** Entries: the path in `locale` (null: not a page); redirects: the path they redirect from. */
   path?: string | null;
+  /** Redirects: where the path redirects in `locale` (a path or URL; null: gone, 410), its status, and whether it
+   * was made automatically when a page moved (spec 2.6 rule 1). */
+  to?: string | null;
+  status?: number;
+  auto?: boolean;
   /** Entries: false for folders (their path is their children's prefix, not a page: 404 by path). */
   page?: boolean;
   /** Entries and globals: their type. */
@@ -46,16 +46,30 @@ export interface DeletedItem {
   type?: string;
   /** Entries: their last path per locale (the pages to remove); null when they were no page. */
   paths?: Record<string, string> | null;
+  /** Redirects: the `/redirects` locale and the path that no longer redirects there. */
+  locale?: string;
+  path?: string;
 }
 
-/** The tables walked, in this order; a cursor names a position in it. */
-const SOURCES: readonly { source: LogSource; kind: SyncKind | 'entries' }[] = [
-  { source: { table: 'entry_versions', key: 'entry_id' }, kind: 'entries' },
-  { source: { table: 'doc_versions', key: 'key', docKind: 'asset' }, kind: 'asset' },
-  { source: { table: 'doc_versions', key: 'key', docKind: 'form' }, kind: 'form' },
-  { source: { table: 'doc_versions', key: 'key', docKind: 'list' }, kind: 'list' },
-  { source: { table: 'doc_versions', key: 'key', docKind: 'menu' }, kind: 'menu' },
-  { source: { table: 'redirects', key: 'id' }, kind: 'redirect' },
+/** The log's tables walked page by page (entries, assets, option lists). */
+type LogWalk = { walk: 'log'; source: LogSource; kind: 'entries' | 'asset' };
+/** What the span's computation found (src/sync/span.ts), walked by group key. */
+type DerivedWalk = {
+  walk: 'derived';
+  kind: 'form' | 'list' | 'menu' | 'redirect' | 'sitemap' | 'tree' | 'affected';
+};
+
+/** What a page walks, in this order; a cursor names a position in it. */
+const SOURCES: readonly (LogWalk | DerivedWalk)[] = [
+  { walk: 'log', source: { table: 'entry_versions', key: 'entry_id' }, kind: 'entries' },
+  { walk: 'log', source: { table: 'doc_versions', key: 'key', docKind: 'asset' }, kind: 'asset' },
+  { walk: 'derived', kind: 'form' },
+  { walk: 'derived', kind: 'list' },
+  { walk: 'derived', kind: 'menu' },
+  { walk: 'derived', kind: 'redirect' },
+  { walk: 'derived', kind: 'sitemap' },
+  { walk: 'derived', kind: 'tree' },
+  { walk: 'derived', kind: 'affected' },
 ];
 
 /** Where a page starts: a source's index and the last key read in it (null: from its start). */
@@ -64,14 +78,26 @@ export interface SyncPosition {
   key: string | null;
 }
 
+/** One document of a derived source: what it adds to `changed`, `deleted` and `affected`, by its key. */
+export interface DerivedGroup {
+  key: string;
+  changed: ChangedItem[];
+  deleted: DeletedItem[];
+  affected: AffectedItem[];
+}
+
+/** The derived sources of one span, each a list of groups sorted by key. */
+export type Derived = Record<DerivedWalk['kind'], readonly DerivedGroup[]>;
+
 export interface SyncPageRequest {
   store: Store;
   spaceId: string;
   range: CvRange;
-  /** The locales entry items are given in. */
+  /** The locales items are given in (entries, globals, menus, redirects, sitemap, tree, affected). */
   locales: readonly string[];
   /** `full=1`: render entries at `range.to` in one locale (`locales` holds just it). */
   full: { view: ContentView; resolve: ResolveParams } | null;
+  derived: Derived;
   from: SyncPosition;
   /** Documents per page (an entry counts once, whatever its locales). */
   limit: number;
@@ -80,6 +106,7 @@ export interface SyncPageRequest {
 export interface SyncPage {
   changed: ChangedItem[];
   deleted: DeletedItem[];
+  affected: AffectedItem[];
   included: Included | null;
   next: SyncPosition | null;
 }
@@ -91,8 +118,8 @@ function snapshotOf(store: Store, v: VersionAt): EntrySnapshot {
   return store.dialect.parseJson<EntrySnapshot>(v.row.doc);
 }
 
-/** The items of one changed document. */
-function changedItems(req: SyncPageRequest, kind: SyncKind | 'entries', now: VersionAt): ChangedItem[] {
+/** The items of one changed document of the log. */
+function changedItems(req: SyncPageRequest, kind: LogWalk['kind'], now: VersionAt): ChangedItem[] {
   if (kind === 'entries') {
     const snapshot = snapshotOf(req.store, now);
     const type = String(now.row.type);
@@ -107,20 +134,10 @@ function changedItems(req: SyncPageRequest, kind: SyncKind | 'entries', now: Ver
       page: now.row.type_kind !== 'folder' && snapshot.paths !== null,
     }));
   }
-  if (kind === 'redirect')
-    return [
-      {
-        kind,
-        id: now.key,
-        locale: typeof now.row.locale === 'string' ? now.row.locale : null,
-        path: String(now.row.from_path),
-      },
-    ];
-  if (kind === 'asset') return [{ kind, id: now.key }];
-  return [{ kind, key: now.key }];
+  return [{ kind, id: now.key }];
 }
 
-function deletedItem(store: Store, kind: SyncKind | 'entries', before: VersionAt): DeletedItem {
+function deletedItem(store: Store, kind: LogWalk['kind'], before: VersionAt): DeletedItem {
   if (kind === 'entries')
     return before.row.type_kind === 'global'
       ? { kind: 'global', key: String(before.row.type), id: before.key }
@@ -130,106 +147,81 @@ function deletedItem(store: Store, kind: SyncKind | 'entries', before: VersionAt
           type: String(before.row.type),
           paths: before.row.type_kind === 'folder' ? null : (snapshotOf(store, before).paths ?? null),
         };
-  return kind === 'redirect' || kind === 'asset' ? { kind, id: before.key } : { kind, key: before.key };
+  return { kind, id: before.key };
 }
 
-/** Entry ids a document links to, whose paths it delivers: a menu's entry links, a redirect's target. */
-function linkedEntries(store: Store, kind: SyncKind | 'entries', v: VersionAt): string[] {
-  if (kind === 'redirect') return typeof v.row.to_entry === 'string' ? [v.row.to_entry] : [];
-  if (kind !== 'menu') return [];
-  const ids: string[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (typeof node === 'object' && node !== null) {
-      const o = node as Record<string, unknown>;
-      if (o.kind === 'entry' && typeof o.entry === 'string') ids.push(o.entry);
-      Object.values(o).forEach(walk);
-    }
-  };
-  walk(store.dialect.parseJson<unknown>(v.row.doc));
-  return ids;
-}
+/** Keys per read of the log: a bound on one statement (SQLite runs it without yielding). */
+const LOG_BATCH = 250;
 
 /**
- * Menus and redirects deliver the current paths of the entries they link to (spec 2.5, 2.6 rule 2): their content
- * at a cv includes those paths, so a move of the target is a change of the menu or redirect.
- */
-async function withLinkedPaths(
-  store: Store,
-  spaceId: string,
-  kind: SyncKind | 'entries',
-  versions: Map<string, VersionAt>,
-  cv: number,
-): Promise<void> {
-  if (kind !== 'menu' && kind !== 'redirect') return;
-  const links = new Map([...versions.values()].map((v) => [v.key, linkedEntries(store, kind, v)]));
-  const ids = [...new Set([...links.values()].flat())];
-  if (ids.length === 0) return;
-  const paths = await entryPathsAt(store, spaceId, ids, cv);
-  for (const v of versions.values())
-    v.content += `|${JSON.stringify((links.get(v.key) ?? []).map((id) => paths.get(id) ?? null))}`;
-}
-
-/** The menus to compare: those with a version opened or closed in the range, and those linking to an entry that did. */
-async function menuKeys(store: Store, spaceId: string, source: LogSource, range: CvRange): Promise<string[]> {
-  const keys = new Set(await touchedKeys(store, spaceId, source, range, null, MAX_MENUS));
-  if (range.from > 0) {
-    const moved = await movedEntryIds(store, spaceId, range);
-    if (moved.size > 0) {
-      const visible = await touchedKeys(store, spaceId, source, { from: 0, to: range.to }, null, MAX_MENUS);
-      const now = await versionsAt(store, spaceId, source, visible, range.to);
-      for (const v of now.values())
-        if (linkedEntries(store, 'menu', v).some((id) => moved.has(id))) keys.add(v.key);
-    }
-  }
-  return [...keys].sort();
-}
-
-/**
- * One page: up to `limit` documents that opened or closed a version in the range, classified by comparing their
- * versions at both ends. Visible at the end and not (or differently) at the start: changed. Visible at the start
- * only: deleted. A republish that changed nothing, or a document created and deleted inside the range, is neither.
+ * One page: up to `limit` documents, walked source by source. Log sources compare each touched document's
+ * versions at both ends: visible at the end and not (or differently) at the start: changed; visible at the start
+ * only: deleted; a republish that changed nothing, or a document created and deleted inside the range, is
+ * neither. Derived sources hand out the span's groups in key order, only those with items in the page's locales.
  */
 export async function syncPage(req: SyncPageRequest): Promise<SyncPage> {
   const { store, spaceId, range } = req;
-  const changed: ChangedItem[] = [];
-  const deleted: DeletedItem[] = [];
+  const slicer = new TimeSlicer();
+  const out: SyncPage = { changed: [], deleted: [], affected: [], included: null, next: null };
   const entries: { item: ChangedItem[]; snapshot: EntrySnapshot }[] = [];
+  const wanted = new Set(req.locales);
   let budget = req.limit;
   let position: SyncPosition | null = req.from;
   while (position !== null && budget > 0) {
-    const current: (typeof SOURCES)[number] | undefined = SOURCES[position.source];
+    const current: (LogWalk | DerivedWalk) | undefined = SOURCES[position.source];
     if (current === undefined) break;
-    const { source, kind } = current;
-    const whole: boolean = kind === 'menu';
-    const keys = whole
-      ? await menuKeys(store, spaceId, source, range)
-      : await touchedKeys(store, spaceId, source, range, position.key, budget + 1);
-    const page: string[] = whole ? keys : keys.slice(0, budget);
-    const [before, after] = await Promise.all([
-      versionsAt(store, spaceId, source, page, range.from),
-      versionsAt(store, spaceId, source, page, range.to),
-    ]);
-    await Promise.all([
-      withLinkedPaths(store, spaceId, kind, before, range.from),
-      withLinkedPaths(store, spaceId, kind, after, range.to),
-    ]);
-    for (const key of page) {
-      const was = before.get(key);
-      const now = after.get(key);
-      if (now !== undefined && (was === undefined || was.content !== now.content)) {
-        const items = changedItems(req, kind, now);
-        changed.push(...items);
-        if (kind === 'entries' && req.full) entries.push({ item: items, snapshot: snapshotOf(store, now) });
-      } else if (was !== undefined && now === undefined) deleted.push(deletedItem(req.store, kind, was));
+    let last: string | null = null;
+    let more = false;
+    if (current.walk === 'log') {
+      const keys = await touchedKeys(
+        store,
+        spaceId,
+        current.source,
+        range,
+        position.key,
+        Math.min(budget, LOG_BATCH) + 1,
+      );
+      const page = keys.slice(0, Math.min(budget, LOG_BATCH));
+      const [before, after] = await Promise.all([
+        versionsAt(store, spaceId, current.source, page, range.from),
+        versionsAt(store, spaceId, current.source, page, range.to),
+      ]);
+      for (const key of page) {
+        const was = before.get(key);
+        const now = after.get(key);
+        if (now !== undefined && (was === undefined || was.content !== now.content)) {
+          const items = changedItems(req, current.kind, now);
+          out.changed.push(...items);
+          if (current.kind === 'entries' && req.full)
+            entries.push({ item: items, snapshot: snapshotOf(store, now) });
+        } else if (was !== undefined && now === undefined)
+          out.deleted.push(deletedItem(store, current.kind, was));
+      }
+      budget -= page.length;
+      last = page.at(-1) ?? null;
+      more = keys.length > page.length;
+    } else {
+      const groups: readonly DerivedGroup[] = req.derived[current.kind];
+      let i: number = position.key === null ? 0 : firstAfter(groups, position.key);
+      for (; i < groups.length && budget > 0; i++) {
+        const g: DerivedGroup | undefined = groups[i];
+        if (g === undefined) break;
+        const changed = inLocales(g.changed, wanted);
+        const deleted = inLocales(g.deleted, wanted);
+        const affected = inLocales(g.affected, wanted);
+        last = g.key;
+        if (changed.length + deleted.length + affected.length === 0) continue;
+        out.changed.push(...changed);
+        out.deleted.push(...deleted);
+        out.affected.push(...affected);
+        budget--;
+      }
+      more = i < groups.length;
     }
-    budget -= page.length;
-    const last: string | undefined = page.at(-1);
-    if (!whole && keys.length > page.length && last !== undefined)
-      position = { source: position.source, key: last };
+    if (more && last !== null) position = { source: position.source, key: last };
     else position = isSource(position.source + 1) ? { source: position.source + 1, key: null } : null;
+    await slicer.tick();
   }
-  let included: Included | null = null;
   if (req.full) {
     const rendered = await resolveEntries(
       req.full.view,
@@ -241,7 +233,28 @@ export async function syncPage(req: SyncPageRequest): Promise<SyncPage> {
       const entry = byId.get(e.snapshot.id);
       for (const item of e.item) if (entry) item.entry = entry;
     }
-    included = rendered.included;
+    out.included = rendered.included;
   }
-  return { changed, deleted, included, next: position };
+  out.next = position;
+  return out;
+}
+
+/** Items of the page's locales (items without a locale, such as a deleted menu, are of every locale). */
+function inLocales<T extends { locale?: string | null | undefined }>(
+  items: readonly T[],
+  wanted: ReadonlySet<string>,
+) {
+  return items.filter((item) => typeof item.locale !== 'string' || wanted.has(item.locale));
+}
+
+/** The index of the first group whose key sorts after `key`. */
+function firstAfter(groups: readonly DerivedGroup[], key: string): number {
+  let lo = 0;
+  let hi = groups.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((groups[mid]?.key ?? '') <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

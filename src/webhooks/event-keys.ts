@@ -2,17 +2,28 @@
 // change. Computed when the event fans out, from the published log (which never changes for a past cv), so every
 // delivery attempt of one event carries the same keys.
 
+import type { Crop } from '../lib/crop.js';
+import type { AssetDoc, TypeMap } from '../content/model.js';
 import { cdnTag } from '../delivery/cache-headers.js';
 import type { EventPayload } from '../jobs/outbox-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
+import type { AffectedItem } from '../sync/affected.js';
+import { derivedOf, spanAffected, spanDiff } from '../sync/span.js';
 import { type ChangedItem, type DeletedItem, syncPage, type SyncPosition } from '../sync/sync-service.js';
 
-/** Tags of one changed or deleted document (docs/api.md "CDN tags"). */
-export function tagsOfChange(space: string, item: ChangedItem | DeletedItem): string[] {
+/** Tags of one changed, deleted or affected document (docs/api.md "CDN tags"). */
+export function tagsOfChange(space: string, item: ChangedItem | DeletedItem | AffectedItem): string[] {
   const id = item.id ?? '';
   const key = item.key ?? '';
   switch (item.kind) {
+    case 'affected':
+      return item.key === undefined
+        ? [cdnTag.of(space, 'entry', id)]
+        : [cdnTag.of(space, 'entry', id), cdnTag.of(space, 'global', item.key)];
+    case 'sitemap':
+    case 'tree':
+      return [cdnTag.of(space, 'entries')];
     case 'entry': {
       const type = item.type === undefined ? [] : [cdnTag.of(space, 'type', item.type)];
       return [cdnTag.of(space, 'entry', id), cdnTag.of(space, 'entries'), ...type];
@@ -32,6 +43,16 @@ export function tagsOfChange(space: string, item: ChangedItem | DeletedItem): st
   }
 }
 
+const comparableAssetUrl = (asset: AssetDoc, crop?: Crop | null): string =>
+  JSON.stringify([asset.id, asset.filename, crop ?? null]);
+
+/** The keys of every reference field of a space's types (blocks included). */
+function referenceFields(types: TypeMap): Set<string> {
+  const out = new Set<string>();
+  for (const t of types.values()) for (const f of t.fields) if (f.type === 'reference') out.add(f.key);
+  return out;
+}
+
 /** Documents per read of the difference. */
 const PAGE = 1000;
 
@@ -40,20 +61,28 @@ export async function publishedKeys(store: Store, spaceId: string, cv: number): 
   const space = await getSpace(store, spaceId);
   // History pruned (or the space gone): purge the whole space.
   if (!space || cv - 1 < space.minCv || cv > space.cv) return [cdnTag.space(spaceId)];
+  const range = { from: cv - 1, to: cv };
+  // Rendered URLs only need to compare equal at both ends, so the asset's own id, name and crop stand for them.
+  const span = { store, spaceId, settings: space.settings, range, assetUrl: comparableAssetUrl };
+  const diff = await spanDiff(span);
+  // Pages cached with any `include`: the reference fields of every type (a superset of what any answer includes).
+  const affected = await spanAffected(span, referenceFields(diff.ctx.changes.typesAfter));
+  if (diff.truncated || affected.truncated) return [cdnTag.space(spaceId)];
+  const derived = derivedOf(diff, affected);
   const tags = new Set<string>();
   let from: SyncPosition | null = { source: 0, key: null };
   while (from !== null) {
     const page = await syncPage({
       store,
       spaceId,
-      range: { from: cv - 1, to: cv },
-      // Tags do not depend on the locale; one locale gives each entry once.
-      locales: space.settings.locales.slice(0, 1).map((l) => l.code),
+      range,
+      locales: space.settings.locales.map((l) => l.code),
       full: null,
+      derived,
       from,
       limit: PAGE,
     });
-    for (const item of [...page.changed, ...page.deleted])
+    for (const item of [...page.changed, ...page.deleted, ...page.affected])
       for (const t of tagsOfChange(spaceId, item)) tags.add(t);
     from = page.next;
   }

@@ -44,6 +44,7 @@ const UNDO: Record<string, (store: Store) => Promise<void>> = {
     await store.db.schema.dropTable('submission_quarters').execute();
   },
   '0023': async (store) => store.db.schema.dropTable('form_drafts').execute(),
+  '0028': async (store) => store.db.schema.dropTable('entry_deps').execute(),
 };
 
 /** Undoes every migration from `first` (e.g. `'0019'`) on, newest first, and forgets that they ran. */

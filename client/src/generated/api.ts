@@ -2573,7 +2573,7 @@ export interface operations {
                  * @example 1
                  */
                 full?: "0" | "1";
-                /** @description As for `/entries`: with `full=1` the entries; always the pages named in `affected`, rendered with it (a page whose included entries changed is affected). */
+                /** @description As for `/entries`: with `full=1` the entries; always what `affected` names, as read with this `include` (an answer whose included entries changed is affected). Pass the `include` your site reads with. */
                 include?: string;
                 /** @description With `full=1`: as for `/entries`. */
                 fields?: string;
@@ -2619,16 +2619,22 @@ export interface operations {
                     "application/json": {
                         changed: ({
                             /**
-                             * @description Walked in this order, each by key.
+                             * @description Walked in this order: entries and globals, assets, forms, option lists, menus, redirects, the sitemap, the tree.
                              * @enum {string}
                              */
-                            kind: "entry" | "global" | "asset" | "form" | "list" | "menu" | "redirect";
+                            kind: "entry" | "global" | "asset" | "form" | "list" | "menu" | "redirect" | "sitemap" | "tree";
                             id?: string;
                             key?: string;
-                            /** @description Entries and globals: one item per locale; redirects: theirs (null: every locale). */
+                            /** @description Entries, globals, menus, option lists, the sitemap and the tree: one item per locale whose answer changed; redirects: the locale of the `/redirects` answer. */
                             locale?: string | null;
                             /** @description Entries: the path in `locale` (null: not a page); redirects: the path they redirect from. */
                             path?: string | null;
+                            /** @description Redirects: where the path redirects in `locale`, resolved (a path or URL; null: gone, 410). */
+                            to?: string | null;
+                            /** @description Redirects: 301, 302 or 410. */
+                            status?: number;
+                            /** @description Redirects: made automatically when a page moved (its old path), not by hand. */
+                            auto?: boolean;
                             /** @description Entries: false for folders (a path prefix for their children, 404 by path) and non-page items. */
                             page?: boolean;
                             type?: string;
@@ -2636,23 +2642,28 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
-                        /** @description Pages (per locale) whose delivered JSON differs between the two ends without a version of their own: they link to, reference, show or embed something that changed. Only on the first page of a difference (not on pages of a cursor). */
+                        /** @description Entries and globals (per locale) whose delivered JSON, read with this `include`, differs between the two ends without a version of their own: what they link to, include, show or embed changed. Walked after `changed`, by entry id, across the pages of a cursor. */
                         affected: ({
                             /** @enum {string} */
                             kind: "affected";
                             id: string;
                             type: string;
                             locale: string;
-                            path: string;
+                            /** @description The path in `locale`; null for globals and entries without one. */
+                            path: string | null;
+                            /** @description Whether it is a page (read by path); folders and other items are read by id. */
+                            page: boolean;
+                            /** @description Globals: the global key (`/globals/<key>`). */
+                            key?: string;
                         } & {
                             [key: string]: unknown;
                         })[];
                         deleted: ({
                             /**
-                             * @description Walked in this order, each by key.
+                             * @description Walked in this order: entries and globals, assets, forms, option lists, menus, redirects, the sitemap, the tree.
                              * @enum {string}
                              */
-                            kind: "entry" | "global" | "asset" | "form" | "list" | "menu" | "redirect";
+                            kind: "entry" | "global" | "asset" | "form" | "list" | "menu" | "redirect" | "sitemap" | "tree";
                             id?: string;
                             key?: string;
                             type?: string;
@@ -2660,9 +2671,15 @@ export interface operations {
                             paths?: {
                                 [key: string]: string;
                             } | null;
+                            /** @description Redirects: the locale whose `/redirects` no longer has the path. */
+                            locale?: string;
+                            /** @description Redirects: the path that no longer redirects. */
+                            path?: string;
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description True when the difference is larger than one computation takes (more than 20,000 changed entries, 10,000 affected ones or 4,000 renders) or the content model changed: what changed is not all named; rebuild everything. */
+                        truncated: boolean;
                         included?: components["schemas"]["Included"];
                         /** @description `since` (0: from nothing). */
                         fromCv: number;

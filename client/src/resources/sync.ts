@@ -31,16 +31,39 @@ export type SyncChangedItem =
     }
   | { kind: 'global'; id: string; key: string; locale: string; entry?: Entry }
   | {
-      /** A page whose delivered JSON changed because of what it includes, links or lists. */
+      /**
+       * An entry or global whose delivered JSON (read with the sync's `include`) changed because of what it links,
+       * includes or shows.
+       */
       kind: 'affected';
       id: string;
       type: string;
       locale: string;
-      path: string;
+      /** The path in `locale`; null for globals and entries without one. */
+      path: string | null;
+      /** Whether it is a page (read by path); folders and other items are read by id. */
+      page: boolean;
+      /** Globals: the global key. */
+      key?: string;
     }
   | { kind: 'asset'; id: string }
-  | { kind: 'form' | 'list' | 'menu'; key: string }
-  | { kind: 'redirect'; id: string; locale: string | null; path: string };
+  | { kind: 'form'; key: string }
+  /** An option list or menu, in a locale whose answer changed. */
+  | { kind: 'list' | 'menu'; key: string; locale: string }
+  /** The sitemap or the tree of a locale. */
+  | { kind: 'sitemap' | 'tree'; locale: string }
+  | {
+      /** What `path` redirects to in `locale` now (`/redirects?locale=`). */
+      kind: 'redirect';
+      id: string;
+      locale: string;
+      path: string;
+      /** The target, resolved in `locale` (a path or URL); null: gone (410). */
+      to: string | null;
+      status: number;
+      /** Made when a page moved away from `path`, not by hand. */
+      auto: boolean;
+    };
 
 /** A deleted (unpublished) document, by `kind`. */
 export type SyncDeletedItem =
@@ -52,7 +75,9 @@ export type SyncDeletedItem =
       paths: Record<string, string> | null;
     }
   | { kind: 'global'; id: string; key: string }
-  | { kind: 'asset' | 'redirect'; id: string }
+  | { kind: 'asset'; id: string }
+  /** `path` no longer redirects in `locale`. */
+  | { kind: 'redirect'; id: string; locale: string; path: string }
   | { kind: 'form' | 'list' | 'menu'; key: string };
 
 /** One page of `/sync` with its items typed by `kind` (items of kinds this client does not know are left out). */
@@ -61,8 +86,10 @@ export type SyncPage = {
 } & {
   changed: SyncChangedItem[];
   deleted: SyncDeletedItem[];
-  /** Pages affected by the changes (docs/api.md "Sync", `affected`); empty from servers without it. */
+  /** Entries and globals affected by the changes (docs/api.md "Sync", `affected`); empty from servers without it. */
   affected: Extract<SyncChangedItem, { kind: 'affected' }>[];
+  /** True when the difference was too large to name whole (or the content model changed): rebuild everything. */
+  truncated: boolean;
 };
 
 /** One item of a sync: a document changed (or new) since `since`, a page it affects, or a deleted one. */
@@ -78,6 +105,8 @@ export type SyncChange =
 export class SyncFeed implements AsyncIterable<SyncChange> {
   /** The end cv, once a page was read. */
   toCv: number | undefined;
+  /** Once a page said so: the items do not name everything that changed; rebuild everything instead. */
+  truncated = false;
   private readonly list: CursorList<SyncPage, SyncChange>;
 
   constructor(readPage: (cursor: string | undefined) => Promise<SyncPage>) {
@@ -85,6 +114,7 @@ export class SyncFeed implements AsyncIterable<SyncChange> {
       async (cursor) => {
         const page = await readPage(cursor);
         this.toCv = page.toCv;
+        if (page.truncated) this.truncated = true;
         return page;
       },
       (page) => [
@@ -134,15 +164,23 @@ function changedItem(v: unknown): SyncChangedItem | null {
     case 'global':
       return str(id) && str(key) && str(locale) ? { kind, id, key, locale, ...entryOf(v.entry) } : null;
     case 'affected':
-      return str(id) && str(type) && str(locale) && str(path) ? { kind, id, type, locale, path } : null;
+      if (!str(id) || !str(type) || !str(locale) || !strOrNull(path)) return null;
+      return { kind, id, type, locale, path, page: v.page === true, ...(str(key) ? { key } : {}) };
     case 'asset':
       return str(id) ? { kind, id } : null;
     case 'form':
+      return str(key) ? { kind, key } : null;
     case 'list':
     case 'menu':
-      return str(key) ? { kind, key } : null;
-    case 'redirect':
-      return str(id) && strOrNull(locale) && str(path) ? { kind, id, locale, path } : null;
+      return str(key) && str(locale) ? { kind, key, locale } : null;
+    case 'sitemap':
+    case 'tree':
+      return str(locale) ? { kind, locale } : null;
+    case 'redirect': {
+      const { to, status } = v;
+      if (!str(id) || !str(locale) || !str(path) || !strOrNull(to) || typeof status !== 'number') return null;
+      return { kind, id, locale, path, to, status, auto: v.auto === true };
+    }
     default:
       return null;
   }
@@ -157,8 +195,11 @@ function deletedItem(v: unknown): SyncDeletedItem | null {
     case 'global':
       return str(id) && str(key) ? { kind, id, key } : null;
     case 'asset':
-    case 'redirect':
       return str(id) ? { kind, id } : null;
+    case 'redirect': {
+      const { locale, path } = v;
+      return str(id) && str(locale) && str(path) ? { kind, id, locale, path } : null;
+    }
     case 'form':
     case 'list':
     case 'menu':
@@ -182,6 +223,7 @@ function readSyncPage(body: unknown): SyncPage | null {
     changed: known(page.changed, changedItem),
     deleted: known(page.deleted, deletedItem),
     affected: affected.flatMap((item) => (item.kind === 'affected' ? [item] : [])),
+    truncated: isObject(raw) && raw.truncated === true,
   };
 }
 
