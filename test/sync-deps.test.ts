@@ -61,7 +61,9 @@ describe.each(ENGINES)('the dependency index on %s', (engine) => {
     expect((await t.api('POST', '/entries/ent_home/publish')).status).toBe(200);
     const after = await cvNow();
     const linkers = async (cv: number) =>
-      (await edgesInto(t.store, 'spc_test', ['ent_post'], ['link'], cv, 100)).map((e) => e.source);
+      (await edgesInto(t.store, 'spc_test', { targets: ['ent_post'], kinds: ['link'] }, cv, 100)).map(
+        (e) => e.source,
+      );
     expect(await linkers(before)).toEqual(['ent_home']);
     expect(await linkers(after)).toEqual([]);
     expect((await t.api('POST', '/entries/ent_alice/unpublish')).status).toBe(200);

@@ -105,11 +105,10 @@ async function compute(
       const found = await edgesInto(
         ctx.req.store,
         ctx.req.spaceId,
-        list,
-        kinds,
+        { targets: list, kinds, fields },
         cv,
         MAX_EDGES - edgeCount,
-        fields,
+        () => ctx.slicer.tick(),
       );
       edgeCount += found.length;
       if (edgeCount >= MAX_EDGES) throw new Truncated();
@@ -157,7 +156,7 @@ async function compute(
       for (const id of ids) addOwn(id, fast);
       return;
     }
-    const snapshots = await ctx.views.after.entries(ids);
+    const snapshots = await ctx.entriesAfter(ids);
     for (const [id, s] of snapshots) addOwn(id, await renderMask(id, { before: s, after: s }));
   };
 
@@ -309,7 +308,7 @@ async function changedForms(ctx: SpanContext, keys: readonly string[]): Promise<
 }
 
 async function itemsOf(ctx: SpanContext, affected: ReadonlyMap<string, number>): Promise<AffectedItem[]> {
-  const snapshots = await ctx.views.after.entries([...affected.keys()]);
+  const snapshots = await ctx.entriesAfter(affected.keys());
   const types = ctx.changes.typesAfter;
   const out: AffectedItem[] = [];
   for (const id of [...affected.keys()].sort()) {
@@ -317,6 +316,7 @@ async function itemsOf(ctx: SpanContext, affected: ReadonlyMap<string, number>):
     const mask = affected.get(id) ?? 0;
     if (s === undefined) continue;
     const kind = types.get(s.type)?.kind;
+    await ctx.slicer.tick();
     const locales = ctx.locales.filter((_, i) => (mask & (1 << i)) !== 0).sort();
     for (const locale of locales) {
       const path = kind === 'global' ? null : (s.paths?.[locale] ?? null);

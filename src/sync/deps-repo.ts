@@ -92,22 +92,28 @@ const inChunks = <T>(items: readonly T[], size: number): T[][] => {
   return out;
 };
 
+/** What `edgesInto` reads: the targets, the kinds, and for `ref` only these fields when given. */
+export interface EdgeQuery {
+  targets: readonly string[];
+  kinds: readonly DepKind[];
+  fields?: readonly string[] | undefined;
+}
+
 /**
- * The edges into `targets` of the given kinds from versions visible at `cv` (for `ref`, only the fields in
- * `fields` when given), at most `limit` of them (the caller's bound on one computation).
+ * The edges into `targets` of the given kinds from versions visible at `cv`, at most `limit` of them (the caller's
+ * bound on one computation). Read in slices of targets; `between` runs after each (the caller's time slicer).
  */
 export async function edgesInto(
   store: Store,
   spaceId: string,
-  targets: readonly string[],
-  kinds: readonly DepKind[],
+  { targets, kinds, fields }: EdgeQuery,
   cv: number,
   limit: number,
-  fields?: readonly string[],
+  between: () => Promise<void> = async () => {},
 ): Promise<Edge[]> {
   const out: Edge[] = [];
   if (targets.length === 0 || kinds.length === 0 || cv === 0) return out;
-  for (const chunk of inChunks([...new Set(targets)].sort(), 500)) {
+  for (const chunk of inChunks([...new Set(targets)].sort(), 200)) {
     const fieldCond =
       fields === undefined ? sql`` : sql` and (kind <> 'ref' or field in (${sql.join([...fields, ''])}))`;
     const { rows } = await sql<{ entry_id: string; kind: DepKind; target: string; field: string }>`
@@ -117,6 +123,7 @@ export async function edgesInto(
       limit ${limit - out.length + 1}`.execute(store.db);
     for (const r of rows) out.push({ source: r.entry_id, kind: r.kind, target: r.target, field: r.field });
     if (out.length > limit) break;
+    await between();
   }
   return out;
 }

@@ -49,6 +49,20 @@ export class SpanContext {
   }
 
   /**
+   * Entries as published at the end, read a slice at a time: parsing many documents at once would hold the event
+   * loop (SQLite reads synchronously).
+   */
+  async entriesAfter(ids: Iterable<string>): Promise<Map<string, EntrySnapshot>> {
+    const all = [...new Set(ids)];
+    const out = new Map<string, EntrySnapshot>();
+    for (let i = 0; i < all.length; i += 100) {
+      for (const [id, s] of await this.views.after.entries(all.slice(i, i + 100))) out.set(id, s);
+      await this.slicer.tick();
+    }
+    return out;
+  }
+
+  /**
    * Entries as published at one end: a changed entry from the span's changes, any other from the log (an entry
    * without a new version in the span has the same version at both ends, so one read at the end serves both).
    */
@@ -61,7 +75,7 @@ export class SpanContext {
       if (change === undefined) rest.push(id);
       else if (change[side] !== undefined) out.set(id, change[side]);
     }
-    if (rest.length > 0) for (const [id, s] of await this.views.after.entries(rest)) out.set(id, s);
+    if (rest.length > 0) for (const [id, s] of await this.entriesAfter(rest)) out.set(id, s);
     return out;
   }
 }

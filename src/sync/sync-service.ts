@@ -151,7 +151,7 @@ function deletedItem(store: Store, kind: LogWalk['kind'], before: VersionAt): De
 }
 
 /** Keys per read of the log: a bound on one statement (SQLite runs it without yielding). */
-const LOG_BATCH = 250;
+const LOG_BATCH = 100;
 
 /**
  * One page: up to `limit` documents, walked source by source. Log sources compare each touched document's
