@@ -36,6 +36,8 @@ declare const process: { env: Record<string, string | undefined> };
 declare const request: Request;
 declare const lastBuildCv: number;
 declare function renderPage(path: string, locale: string): Promise<void>;
+declare function rerenderLayout(locale: string): Promise<void>;
+declare function rebuildEverything(): Promise<void>;
 declare function removePage(path: string, locale: string): Promise<void>;
 declare function saveLastBuildCv(cv: number): void;
 declare const cvFile: Blob;

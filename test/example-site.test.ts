@@ -169,8 +169,9 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
     expect(readFileSync(join(dir, 'sitemap.xml'), 'utf8')).toContain('/de/ueber-uns</loc>');
     expect(rewritten(await build(dir))).toEqual([]);
 
-    // A rename of a post outside the menu: the post itself, the post referencing it (affected) and the blog
-    // lists (they list posts), in every locale; nothing else. Its old files go.
+    // A rename of a post outside the menu: the post itself, the post referencing it and the posts including that
+    // one (affected: the site reads with include=author,related, at any depth), and the blog lists (they list
+    // posts), in every locale; nothing else. Its old files go.
     const { management } = JSON.parse(readFileSync(join(dataDir, 'demo-tokens.json'), 'utf8'));
     const api = (method: string, path: string, body?: unknown) =>
       fetch(`${folio.base}/v1/spaces/spc_demo${path}`, {
@@ -185,9 +186,11 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
     const out = await build(dir);
     expect(rewritten(out)).toEqual(
       [
-        ...['/blog', '/blog/folio-one', '/blog/hello-world'],
-        ...['/de/blog', '/de/blog/folio-one', '/de/blog/hallo-welt'],
-        ...['/de-ch/blog', '/de-ch/blog/folio-one', '/de-ch/blog/hallo-welt'],
+        ...['/blog', '/blog/folio-one', '/blog/hello-world', '/blog/alpine-meetup', '/blog/content-modeling'],
+        ...['/de/blog', '/de/blog/folio-one', '/de/blog/hallo-welt', '/de/blog/alpentreffen'],
+        '/de/blog/inhalte-modellieren',
+        ...['/de-ch/blog', '/de-ch/blog/folio-one', '/de-ch/blog/hallo-welt', '/de-ch/blog/alpetreffe'],
+        '/de-ch/blog/inhalte-modellieren',
       ].sort(),
     );
     for (const old of ['/blog/folio-1-0', '/de/blog/folio-1-0', '/de-ch/blog/folio-1-0'])

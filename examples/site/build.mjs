@@ -41,7 +41,11 @@ export async function buildSite(ctx, dir, log = console.log) {
       if (c.change === 'changed' && item.kind === 'entry') {
         if (item.page && item.path !== null) rewrite.add(`${item.id} ${item.locale}`);
         if (item.type === 'post') for (const key of listing) rewrite.add(key);
-      } else if (c.change === 'affected') rewrite.add(`${item.id} ${item.locale}`);
+      } else if (c.change === 'affected') {
+        // A global is part of every page's layout (the footer links pages: a rename changes it).
+        if (item.key !== undefined && since > 0) everything = true;
+        else rewrite.add(`${item.id} ${item.locale}`);
+      }
       else if (c.change === 'deleted' && item.kind === 'entry') {
         for (const locale of Object.keys(item.paths ?? {})) rewrite.add(`${item.id} ${locale}`);
         if (item.type === 'post') for (const key of listing) rewrite.add(key);
