@@ -164,7 +164,7 @@ describe.each(ENGINES)('the response cache on %s (spec 1.2, 8)', (engine) => {
     });
     expect(browser.headers['x-svc-cache']).toBe('HIT-L1');
     expect(browser.headers['access-control-allow-origin']).toBe(SITE_ORIGIN);
-    expect(browser.headers.vary).toBe('Origin');
+    expect(browser.headers.vary).toBe('Origin, Authorization');
     const server = await get(app, url, pub);
     expect(server.headers['x-svc-cache']).toBe('HIT-L1');
     expect(server.headers['access-control-allow-origin']).toBeUndefined();

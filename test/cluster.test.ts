@@ -35,12 +35,12 @@ async function get(p: FolioProcess, path: string, token = TOKENS.public) {
   };
 }
 
-async function newToken(): Promise<string> {
-  const value = `folio_pub_${randomBase62(32)}`;
+async function newToken(kind: 'public' | 'preview' = 'public'): Promise<string> {
+  const value = `folio_${kind === 'public' ? 'pub' : 'prv'}_${randomBase62(32)}`;
   await insertToken(store.db, {
     id: newId('tok'),
     spaceId: 'spc_test',
-    kind: 'public',
+    kind,
     hash: hashToken(value),
     hint: tokenHint(value),
     name: null,
@@ -166,7 +166,8 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     for (const p of [a, b]) {
       const hit = await get(p, cached);
       expect([hit.status, hit.layer]).toEqual([200, 'HIT-L1']);
-      const fresh = await get(p, '/v1/spc_test/globals/footer');
+      // Counted by the instance alone: a preview's answer (never cached anywhere) carries its budget.
+      const fresh = await get(p, '/v1/spc_test/globals/footer?draft=1', TOKENS.preview);
       expect(fresh.status).toBe(200);
       expect(fresh.remaining).not.toBeNull();
       expect((await fetch(`${p.base}/readyz`)).status).toBe(503);
@@ -182,9 +183,10 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     const path = '/v1/spc_test/globals/footer?locale=de';
     expect((await get(a, path)).layer).toBe('MISS');
     expect((await get(b, path)).layer).toBe('HIT-L2');
-    const token = await newToken();
-    expect((await get(a, path, token)).remaining).toBe('1199');
-    expect((await get(b, path, token)).remaining).toBe('1198');
+    const token = await newToken('preview');
+    const draft = '/v1/spc_test/globals/footer?draft=1';
+    expect((await get(a, draft, token)).remaining).toBe('1199');
+    expect((await get(b, draft, token)).remaining).toBe('1198');
     expect(await (await fetch(`${a.base}/metrics`)).text()).toContain('folio_redis_up 1');
   });
 });

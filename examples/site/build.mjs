@@ -45,8 +45,7 @@ export async function buildSite(ctx, dir, log = console.log) {
         // A global is part of every page's layout (the footer links pages: a rename changes it).
         if (item.key !== undefined && since > 0) everything = true;
         else rewrite.add(`${item.id} ${item.locale}`);
-      }
-      else if (c.change === 'deleted' && item.kind === 'entry') {
+      } else if (c.change === 'deleted' && item.kind === 'entry') {
         for (const locale of Object.keys(item.paths ?? {})) rewrite.add(`${item.id} ${locale}`);
         if (item.type === 'post') for (const key of listing) rewrite.add(key);
       } else if ((item.kind === 'menu' || item.kind === 'global') && since > 0) everything = true;

@@ -31,6 +31,12 @@ export function requestOrigin(request: FastifyRequest): string | null {
   return null;
 }
 
+/** The `Origin` a browser sent, or none; `Origin: null` (an opaque origin) is `"null"`, as in `requestOrigin`. */
+function browserOrigin(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  return typeof origin === 'string' && origin !== '' ? origin : null;
+}
+
 const PREVIEW_PREFIX = 'folio_prv_';
 
 /**
@@ -87,7 +93,11 @@ function check(
   if (token.kind === 'preview' && presented.via === 'query') {
     throw unauthorized('Preview tokens must be sent in the Authorization header, never in a URL.');
   }
-  const origin = requestOrigin(request);
+  // Reads are decided by `Origin` alone, which their answers vary on: a shared cache keys what it stores by the
+  // headers an answer varies on, and varying on `Referer` (a different value on every page) would make it keep
+  // nothing. A request without `Origin` comes from a server or a plain link, as one without `Referer` does.
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  const origin = read ? browserOrigin(request) : requestOrigin(request);
   if (origin !== null && token.origins.length > 0 && !token.origins.includes(origin)) {
     throw forbiddenOrigin(`Origin ${origin} is not allowed for this token.`);
   }
@@ -98,7 +108,9 @@ function check(
       'X-Folio-Cv, X-Svc-Cache, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
     );
   }
-  reply.header('vary', 'Origin');
+  // Answers depend on the token: a shared cache that keys by URL alone (nginx's default key) must keep one per
+  // `Authorization` (a `?token=` is in the URL already).
+  reply.header('vary', 'Origin, Authorization');
   const query = request.query as Record<string, unknown>;
   const wantsDraft = query.draft === '1' || query.draft === 'true';
   if (token.kind !== 'preview' && (wantsDraft || query.release !== undefined)) {

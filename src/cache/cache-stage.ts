@@ -9,6 +9,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the cache stage on a miss of a cacheable request: the onSend hook stores the response under it. */
     folioCacheKey: CacheKey | null;
+    /**
+     * When the answer may next differ without a publish (a form's opening or closing), in ms since the epoch, set
+     * by delivery's cache headers: the response cache keeps it no longer. Null: only a publish changes it.
+     */
+    folioExpiresAt: number | null;
   }
   interface FastifyContextConfig {
     /** `false` keeps a `delivery: 'read'` route out of the response cache (it is still rate limited). */
@@ -116,6 +121,16 @@ export function cacheStage({ cache, directory, metrics }: CacheStageDeps) {
   };
 }
 
+const YEAR = 31_536_000;
+
+/** The headers of an answer that can never change (spec 4.1: pinned), as delivery's cache headers set them. */
+function pinnedHeaders(reply: FastifyReply): void {
+  reply
+    .header('cache-control', `public, max-age=${YEAR}, immutable`)
+    .header('cdn-cache-control', `public, max-age=${YEAR}, immutable`)
+    .header('surrogate-control', `max-age=${YEAR}`);
+}
+
 /**
  * The onSend side (one hook with the metrics, src/server/edge-plugin.ts): stores the response of a marked miss
  * and returns the payload to send. Stored: 200s whose Cache-Control is not private or no-store, and 404
@@ -140,6 +155,8 @@ export function storeResponse({ cache, directory }: Pick<CacheStageDeps, 'cache'
     else return payload; // a stream: not cached
     const head = request.method === 'HEAD';
     if (head && body.length === 0) return payload;
+    // A pinned 404 is as immutable as a pinned 200: nothing can ever be at that path at that cv.
+    if (status === 404 && key.pinned) pinnedHeaders(reply);
     const cacheControl = String(reply.getHeader('cache-control') ?? '');
     if (status === 200 && /\b(private|no-store)\b/.test(cacheControl)) return payload;
     if (reply.hasHeader('set-cookie')) return payload;
@@ -157,7 +174,7 @@ export function storeResponse({ cache, directory }: Pick<CacheStageDeps, 'cache'
       if (value === undefined || PER_REQUEST.has(name)) continue;
       headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
-    cache.set(key, { status, headers, body, etag });
+    cache.set(key, { status, headers, body, etag }, request.folioExpiresAt);
     if (etag !== undefined && noneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
       // HEAD: the HEAD route's onSend needs a payload (it measures it for Content-Length, then drops it).

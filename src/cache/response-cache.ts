@@ -73,12 +73,18 @@ export class ResponseCache {
     return value;
   }
 
-  set(key: CacheKey, value: CachedResponse): void {
-    this.setL1(key, value);
+  /**
+   * Stores a response. `until` (ms since the epoch): the answer may differ from then on without a publish (a
+   * form opens or closes), so no layer keeps it longer, pinned or not.
+   */
+  set(key: CacheKey, value: CachedResponse, until: number | null = null): void {
+    this.setL1(key, value, until);
     const redis = this.redis;
     if (!redis) return;
     if (!redis.ready()) return void redis.failed('cache_set', null);
-    const ttl = (key.pinned ? this.options.pinnedTtlSeconds : this.options.ttlSeconds) * 1000;
+    const usual = (key.pinned ? this.options.pinnedTtlSeconds : this.options.ttlSeconds) * 1000;
+    const ttl = until === null ? usual : Math.min(usual, until - Date.now());
+    if (ttl <= 0) return;
     redis.client
       .set(this.l2Prefix + key.key, encode(value), 'PX', ttl)
       .catch((err: unknown) => redis.failed('cache_set', err));
@@ -88,9 +94,9 @@ export class ResponseCache {
     this.l1.clear();
   }
 
-  private setL1(key: CacheKey, value: CachedResponse): void {
-    const expiresAt = key.pinned ? Infinity : Date.now() + this.options.ttlSeconds * 1000;
-    this.l1.set(key.key, { value, expiresAt });
+  private setL1(key: CacheKey, value: CachedResponse, until: number | null = null): void {
+    const usual = key.pinned ? Infinity : Date.now() + this.options.ttlSeconds * 1000;
+    this.l1.set(key.key, { value, expiresAt: until === null ? usual : Math.min(usual, until) });
   }
 }
 

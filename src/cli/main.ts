@@ -1,4 +1,5 @@
 import { mailFromWarning } from '../forms/notify/mailer.js';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,7 @@ import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { openRuntime, REINDEX_STEPS } from './runtime.js';
 import { serve } from './serve.js';
+import { loadPurgeRelayConfig, startPurgeRelay } from './purge-relay.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 
 const USAGE = `Usage: folio <command>
@@ -27,6 +29,7 @@ const USAGE = `Usage: folio <command>
   migrate                                 bring the store's schema up to date
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
   sweep                                   delete expired submissions, unused uploads and their files once (cron)
+  purge-relay                             receive Folio's webhooks and purge a CDN by their keys (PURGE_RELAY_*)
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
                [--scope <scope>,…]         management tokens only: content.write, forms.write, forms.read,
                                           forms.erase, tokens.admin (default: every scope)
@@ -58,6 +61,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'token':
         return await tokenCommand(rest);
+      case 'purge-relay':
+        return await purgeRelayCommand();
       case undefined:
       case 'help':
       case '--help':
@@ -74,6 +79,23 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
+}
+
+/** `folio purge-relay`: until SIGINT/SIGTERM (docs/operations.md "CDN"). */
+async function purgeRelayCommand(): Promise<number> {
+  const config = loadPurgeRelayConfig(process.env, (path) => readFileSync(path, 'utf8'));
+  const relay = await startPurgeRelay(config);
+  const address = relay.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(
+    `purge-relay: listening on http://${config.host}:${port}, purging ${config.targets.map((t) => t.host).join(', ')}`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await relay.close();
+  return 0;
 }
 
 /** `folio worker`: the outbox job runner on its own, until SIGINT/SIGTERM (jobs in hand finish first). */

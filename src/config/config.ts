@@ -138,6 +138,12 @@ export interface Config {
     readonly ttlSeconds: number;
     readonly pinnedTtlSeconds: number;
   };
+  /**
+   * What shared caches are told (docs/operations.md "CDN"): CDN_TAG_HEADER, the header the purge tags go in
+   * (`surrogate-key` for Fastly and Varnish, `cache-tag` for Cloudflare, `both`, or `none`), and CDN_MAX_AGE, how
+   * long a shared cache may keep a current answer when purges by tag are wired (null: as long as browsers, 10 s).
+   */
+  readonly cdn: CdnConfig;
   /** Requests per minute per token on the delivery API (spec 8: 1,200). */
   readonly rateLimitPerMinute: number;
   /**
@@ -154,6 +160,14 @@ export interface Config {
   readonly activityRetentionDays: number;
   readonly blobs: BlobsConfig;
   readonly mail: MailConfig;
+}
+
+export const CDN_TAG_HEADERS = ['surrogate-key', 'cache-tag', 'both', 'none'] as const;
+export type CdnTagHeader = (typeof CDN_TAG_HEADERS)[number];
+
+export interface CdnConfig {
+  readonly tagHeader: CdnTagHeader;
+  readonly maxAge: number | null;
 }
 
 export class ConfigError extends Error {
@@ -176,6 +190,15 @@ function read(env: Env, name: string): string | undefined {
   } catch (err) {
     throw new ConfigError(`${name}_FILE`, `names a file that cannot be read (${(err as Error).message})`);
   }
+}
+
+function cdnConfig(env: Env): CdnConfig {
+  const raw = read(env, 'CDN_TAG_HEADER')?.toLowerCase() ?? 'surrogate-key';
+  const tagHeader = CDN_TAG_HEADERS.find((h) => h === raw);
+  if (tagHeader === undefined)
+    throw new ConfigError('CDN_TAG_HEADER', `must be one of ${CDN_TAG_HEADERS.join(', ')}, got "${raw}"`);
+  const maxAge = read(env, 'CDN_MAX_AGE') === undefined ? null : int(env, 'CDN_MAX_AGE', 10, 1, 31_536_000);
+  return { tagHeader, maxAge };
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -367,6 +390,7 @@ export function loadConfig(env: Env = process.env): Config {
       ttlSeconds: int(env, 'CACHE_TTL_SECONDS', 60, 1, 31_536_000),
       pinnedTtlSeconds: int(env, 'CACHE_PINNED_TTL_SECONDS', 86_400, 1, 31_536_000),
     }),
+    cdn: Object.freeze(cdnConfig(env)),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_DELIVERY_PER_MINUTE', 1200, 1, 100_000_000),
     rateLimitVisitorSharePerMinute: int(env, 'RATE_LIMIT_SHARE_PER_MINUTE', 300, 0, 100_000_000),
     cvPollMs: int(env, 'CV_POLL_MS', 1000, 50, 3_600_000),

@@ -1,10 +1,17 @@
-// The caching headers of every public read (spec 1.2, 4.1) and the tags a CDN purges by (issue 16): Fastly's
-// `Surrogate-Key` (space-separated) and Cloudflare's `Cache-Tag` (comma-separated) name what a response depends
-// on, and the `content.published`, `menu.updated`, `redirect.updated` and `form.submitted` webhooks carry the tags
-// that changed (docs/api.md "CDN tags").
+// The caching headers of every public read (spec 1.2, 4.1) and the tags a CDN purges by: what a shared cache may
+// keep, for how long, and under which tags, so that a purge of a publish's `data.keys` (src/webhooks/event-keys.ts)
+// reaches every cached answer whose bytes changed and spares the pinned ones (docs/operations.md "CDN").
 
 import type { FastifyReply } from 'fastify';
-import { assetsDelivered, type DeliveredEntry, type Included } from './resolve.js';
+import type { CdnConfig } from '../config/config.js';
+import { assetsDelivered, type DeliveredEntry, formsDelivered, type Included } from './resolve.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** CDN_TAG_HEADER and CDN_MAX_AGE (src/config/config.ts). */
+    folioCdn: CdnConfig;
+  }
+}
 
 /** What `cacheHeaders` needs of a request's view. */
 export interface CacheScope {
@@ -12,12 +19,36 @@ export interface CacheScope {
   pinned: boolean;
 }
 
-const YEAR = 31_536_000;
+/** A form an answer shows: its status moves with the clock (spec 3.1) and with submissions (capacity). */
+export interface ShownForm {
+  key: string;
+  opensAt: string | null;
+  closesAt: string | null;
+}
 
 /**
- * The tags of one space. Every response carries the space's own tag (purge everything); the rest narrow it:
+ * An answer's tags: `exact` names what it shows; `coarse`, when given, covers the same with fewer tags (each
+ * entry by its type, assets by `assets`) and replaces `exact` when the header would grow past its bound.
+ */
+export interface Tags {
+  exact: readonly string[];
+  coarse?: readonly string[];
+}
+
+const YEAR = 31_536_000;
+/** Browsers keep a current answer this long (seconds); shared caches too, unless CDN_MAX_AGE says longer. */
+const CURRENT_MAX_AGE = 10;
+/**
+ * The tag header's value stays under this many bytes, so every answer's headers fit the 4 KB buffer nginx gives
+ * an upstream's header by default (`proxy_buffer_size`), with room for the rest.
+ */
+export const MAX_TAG_BYTES = 1536;
+
+/**
+ * The tags of one space. Current answers carry the space's own tag (purge everything); the rest narrow it:
  * `entry:<id>`, `type:<key>` (lists of a type), `entries` (the tree and the sitemap: any page), `global:<key>`,
- * `menu:<key>`, `form:<key>`, `list:<key>` (option lists), `asset:<id>`, `redirects`.
+ * `globals`, `menu:<key>`, `menus`, `form:<key>`, `list:<key>` (option lists), `asset:<id>`, `assets`,
+ * `redirects`, `sync`, `token:<id>` (what one token read).
  */
 export const cdnTag = {
   space: (space: string): string => encodeURIComponent(space),
@@ -25,39 +56,119 @@ export const cdnTag = {
     `${encodeURIComponent(space)}:${kind}${key === undefined ? '' : `:${encodeURIComponent(key)}`}`,
 };
 
-/** Fastly and Cloudflare accept 16 KB of tags; past this the per-entry tags give way to `entries`. */
-const MAX_TAG_BYTES = 8 * 1024;
+const join = (tags: readonly string[], header: 'surrogate-key' | 'cache-tag'): string =>
+  tags.join(header === 'surrogate-key' ? ' ' : ',');
 
-export function setCdnTags(reply: FastifyReply, space: string, tags: Iterable<string>): void {
-  const all = new Set([cdnTag.space(space), ...tags]);
-  let list = [...all];
-  if (list.join(' ').length > MAX_TAG_BYTES) {
-    const entryTag = `${cdnTag.space(space)}:entry:`;
-    list = [...new Set([...list.filter((t) => !t.startsWith(entryTag)), cdnTag.of(space, 'entries')])];
+/** Writes tags to the configured header(s), replacing what is there. */
+export function writeTags(reply: FastifyReply, tags: readonly string[]): void {
+  const header = reply.server.folioCdn.tagHeader;
+  if (header === 'none' || tags.length === 0) return;
+  if (header !== 'cache-tag') reply.header('surrogate-key', join(tags, 'surrogate-key'));
+  if (header !== 'surrogate-key') reply.header('cache-tag', join(tags, 'cache-tag'));
+}
+
+/**
+ * Adds one tag to an answer's tag header(s) as it is sent: the token that read it, which varies per request
+ * (the response cache stores the answer without it).
+ */
+export function appendTag(reply: FastifyReply, tag: string): void {
+  const header = reply.server.folioCdn.tagHeader;
+  if (header === 'none') return;
+  for (const name of header === 'both' ? (['surrogate-key', 'cache-tag'] as const) : [header]) {
+    const had = reply.getHeader(name);
+    const list = typeof had === 'string' && had !== '' ? [had] : [];
+    reply.header(name, [...list, tag].join(name === 'surrogate-key' ? ' ' : ','));
   }
-  reply.header('surrogate-key', list.join(' ')).header('cache-tag', list.join(','));
+}
+
+/** The tags a current answer goes out with, within MAX_TAG_BYTES: exact, else coarse, else the space's alone. */
+export function boundedTags(space: string, tags: Tags): string[] {
+  const fits = (list: readonly string[]) => list.join(' ').length <= MAX_TAG_BYTES;
+  for (const list of [tags.exact, tags.coarse]) {
+    if (list === undefined) continue;
+    const all = [...new Set([cdnTag.space(space), ...list])];
+    if (fits(all)) return all;
+  }
+  return [cdnTag.space(space)];
+}
+
+/** The next moment a shown form's status changes with the clock (its opening or closing), or null. */
+export function nextTransition(forms: readonly ShownForm[], now: number): number | null {
+  let next: number | null = null;
+  for (const form of forms)
+    for (const at of [form.opensAt, form.closesAt]) {
+      const t = at === null ? NaN : Date.parse(at);
+      if (t > now && (next === null || t < next)) next = t;
+    }
+  return next;
+}
+
+export interface CacheOptions {
+  /** What the answer shows (docs/api.md "CDN tags"). */
+  tags?: readonly string[] | Tags;
+  /** Forms the answer delivers: it is live (never immutable, tagged by form) and ends at their next transition. */
+  forms?: readonly ShownForm[];
 }
 
 /**
  * spec 1.2, 4.1: pinned responses are immutable, also for CDNs (`CDN-Cache-Control`, RFC 9213, and Fastly's
- * `Surrogate-Control`); current ones live 10 s (a CDN purging by tag may keep them longer: docs/operations.md);
- * previews are never cached.
+ * `Surrogate-Control`), and carry no tag a publish purges; current ones live 10 s in browsers and, where
+ * CDN_MAX_AGE says purges are wired, that long in shared caches, tagged with what they show. An answer showing a
+ * form is live whether pinned or not: its status moves with the clock and with submissions, so it is never
+ * immutable, ends at the form's next opening or closing, and is tagged by the form (`form.submitted` purges it).
+ * Previews are never cached.
  */
 export function cacheHeaders(
   reply: FastifyReply,
   scope: CacheScope,
   space?: string,
-  tags: Iterable<string> = [],
+  options: CacheOptions = {},
 ): void {
-  if (scope.view.mode !== 'published') reply.header('cache-control', 'private, no-store');
-  else if (scope.pinned) {
+  reply.header('x-folio-cv', String(scope.view.cv));
+  if (scope.view.mode !== 'published') {
+    reply.header('cache-control', 'private, no-store');
+    return;
+  }
+  const forms = options.forms ?? [];
+  const live = forms.length > 0;
+  const now = Date.now();
+  const until = nextTransition(forms, now);
+  reply.request.folioExpiresAt = until;
+  const left = until === null ? Infinity : Math.max(0, Math.floor((until - now) / 1000));
+  if (scope.pinned && !live) {
     reply
       .header('cache-control', `public, max-age=${YEAR}, immutable`)
       .header('cdn-cache-control', `public, max-age=${YEAR}, immutable`)
       .header('surrogate-control', `max-age=${YEAR}`);
-  } else reply.header('cache-control', 'public, max-age=10, stale-while-revalidate=60');
-  reply.header('x-folio-cv', String(scope.view.cv));
-  if (space !== undefined && scope.view.mode === 'published') setCdnTags(reply, space, tags);
+    return;
+  }
+  const browser = Math.min(CURRENT_MAX_AGE, left);
+  // Stale answers past a transition would show the wrong status: none then.
+  reply.header(
+    'cache-control',
+    until === null ? `public, max-age=${browser}, stale-while-revalidate=60` : `public, max-age=${browser}`,
+  );
+  const shared = reply.server.folioCdn.maxAge;
+  if (shared !== null || until !== null) {
+    const age = Math.min(shared ?? CURRENT_MAX_AGE, left);
+    reply.header('cdn-cache-control', `public, max-age=${age}`).header('surrogate-control', `max-age=${age}`);
+  }
+  if (space === undefined) return;
+  const formTags = forms.map((f) => cdnTag.of(space, 'form', f.key));
+  if (scope.pinned) {
+    // Pinned and live: only the forms' tags, which no publish of other documents sends.
+    writeTags(reply, formTags);
+    return;
+  }
+  const given = options.tags ?? [];
+  const tags: Tags = Array.isArray(given) ? { exact: given } : (given as Tags);
+  writeTags(
+    reply,
+    boundedTags(space, {
+      exact: [...tags.exact, ...formTags],
+      ...(tags.coarse === undefined ? {} : { coarse: [...tags.coarse, ...formTags] }),
+    }),
+  );
 }
 
 /** Asset ids anywhere in delivered fields (`{ asset, url, … }`). */
@@ -74,19 +185,37 @@ function collectAssets(value: unknown, out: Set<string>, depth = 0): void {
 
 /**
  * The tags of delivered entries: each entry, what they include and link to (a linked page's path is in the
- * response), their assets. Lists add their types (a new entry of the type belongs in them).
+ * response), their assets; coarse: the entries' types and `assets`. Lists add their types (a new entry of the type
+ * belongs in them). A publish's keys name a changed or affected entry by its id and its type, so an answer tagged
+ * coarsely is reached too.
  */
-export function entryTags(space: string, entries: readonly DeliveredEntry[], included?: Included): string[] {
-  const tags = new Set<string>();
+export function entryTags(space: string, entries: readonly DeliveredEntry[], included?: Included): Tags {
+  const exact = new Set<string>();
+  const coarse = new Set<string>();
   // The resolver knows the assets it loaded; walking the rendered fields is the fallback, a noticeable part of a
   // large list's time (docs/operations.md, "Figures behind the code").
   const known = included ? assetsDelivered(included) : undefined;
   const assets = new Set<string>(known ?? []);
   for (const e of [...entries, ...(included?.entries ?? [])]) {
-    tags.add(cdnTag.of(space, 'entry', e.id));
+    exact.add(cdnTag.of(space, 'entry', e.id));
+    coarse.add(cdnTag.of(space, 'type', e.type));
     if (!known) collectAssets(e.content.fields, assets);
   }
-  for (const id of Object.keys(included?.links ?? {})) tags.add(cdnTag.of(space, 'entry', id));
-  for (const id of assets) tags.add(cdnTag.of(space, 'asset', id));
-  return [...tags];
+  for (const link of Object.values(included?.links ?? {})) {
+    exact.add(cdnTag.of(space, 'entry', link.id));
+    coarse.add(cdnTag.of(space, 'type', link.type));
+  }
+  for (const id of assets) exact.add(cdnTag.of(space, 'asset', id));
+  if (assets.size > 0) coarse.add(cdnTag.of(space, 'assets'));
+  return { exact: [...exact], coarse: [...coarse] };
+}
+
+/** `entryTags` plus the tags of the answer's own kind (a list's type, a global's key), in both sets. */
+export function withTags(tags: Tags, ...more: string[]): Tags {
+  return { exact: [...more, ...tags.exact], coarse: [...more, ...(tags.coarse ?? tags.exact)] };
+}
+
+/** The forms shown by delivered entries (their form fields), for `cacheHeaders`' `forms`. */
+export function shownForms(included: Included | undefined): readonly ShownForm[] {
+  return included === undefined ? [] : (formsDelivered(included) ?? []);
 }

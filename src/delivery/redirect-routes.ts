@@ -37,7 +37,7 @@ export async function redirectRoutes(app: FastifyInstance, opts: { services: App
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
       const cv = scope.view.cv;
       const redirects = await redirectsFor(deps.store, scope.space.id, scope.params.locale, cv);
-      cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'redirects')]);
+      cacheHeaders(reply, scope, scope.space.id, { tags: [cdnTag.of(scope.space.id, 'redirects')] });
       return { redirects, cv };
     },
   );

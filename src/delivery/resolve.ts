@@ -4,6 +4,7 @@ import { type FolioError, invalidQuery } from '../errors/errors.js';
 import type { ContentView } from './content-view.js';
 import { collectNeeds, emptyNeeds, type Needs, renderFields, type RenderContext } from './render-fields.js';
 import type { RenderedEntries } from './rendered-entries.js';
+import type { ShownForm } from './cache-headers.js';
 
 export interface ResolveParams {
   locale: string;
@@ -131,6 +132,11 @@ export async function resolveEntries(
     links,
   };
   deliveredAssets.set(included, new Set(assets.keys()));
+  if (forms.size > 0)
+    deliveredForms.set(
+      included,
+      [...forms.values()].map((f: ShownForm) => ({ key: f.key, opensAt: f.opensAt, closesAt: f.closesAt })),
+    );
   return { entries: roots.map((r) => render(r, params.fields)), included };
 }
 
@@ -157,6 +163,14 @@ const deliveredAssets = new WeakMap<Included, ReadonlySet<string>>();
  */
 export const assetsDelivered = (included: Included): ReadonlySet<string> | undefined =>
   deliveredAssets.get(included);
+
+// The forms the entries of an answer show, by its `included` (as `deliveredAssets`): their status moves with the
+// clock, which decides how long the answer may be cached (cache-headers.ts).
+const deliveredForms = new WeakMap<Included, readonly ShownForm[]>();
+
+/** The forms the entries of a `resolveEntries` answer show (their form fields), found by its `included`. */
+export const formsDelivered = (included: Included): readonly ShownForm[] | undefined =>
+  deliveredForms.get(included);
 
 const tooManyIncluded = (): FolioError =>
   invalidQuery(

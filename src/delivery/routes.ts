@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cacheHeaders, cdnTag, entryTags } from './cache-headers.js';
+import { cacheHeaders, cdnTag, entryTags, shownForms, withTags } from './cache-headers.js';
 import { preflight } from '../auth/delivery-auth.js';
 import type { AppServices } from '../app/services.js';
 import {
@@ -86,7 +86,7 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       async (request, reply) => {
         rejectUnknown(request.query, ['cv', 'draft', 'release']);
         const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
-        cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'types')]);
+        cacheHeaders(reply, scope, scope.space.id, { tags: [cdnTag.of(scope.space.id, 'types')] });
         return contentModel(scope);
       },
     );
@@ -99,7 +99,10 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       rejectUnknown(request.query, COMMON_PARAMS);
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
       const body = await entryByPath(deps, scope, `/${request.params['*'] ?? ''}`);
-      cacheHeaders(reply, scope, scope.space.id, entryTags(scope.space.id, [body.entry], body.included));
+      cacheHeaders(reply, scope, scope.space.id, {
+        tags: entryTags(scope.space.id, [body.entry], body.included),
+        forms: shownForms(body.included),
+      });
       return body;
     };
     const byPathDoc = (summary: string, params: object) =>
@@ -144,7 +147,10 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
         rejectUnknown(request.query, COMMON_PARAMS);
         const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
         const body = await entryById(deps, scope, request.params.id);
-        cacheHeaders(reply, scope, scope.space.id, entryTags(scope.space.id, [body.entry], body.included));
+        cacheHeaders(reply, scope, scope.space.id, {
+          tags: entryTags(scope.space.id, [body.entry], body.included),
+          forms: shownForms(body.included),
+        });
         return body;
       },
     );
@@ -164,10 +170,13 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
         rejectUnknown(request.query, COMMON_PARAMS);
         const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
         const body = await globalByKey(deps, scope, request.params.key);
-        cacheHeaders(reply, scope, scope.space.id, [
-          cdnTag.of(scope.space.id, 'global', request.params.key),
-          ...entryTags(scope.space.id, [body.entry], body.included),
-        ]);
+        cacheHeaders(reply, scope, scope.space.id, {
+          tags: withTags(
+            entryTags(scope.space.id, [body.entry], body.included),
+            cdnTag.of(scope.space.id, 'global', request.params.key),
+          ),
+          forms: shownForms(body.included),
+        });
         return body;
       },
     );
@@ -189,12 +198,15 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
         const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
         const body = await globalsByKeys(deps, scope, single(request.query, 'keys'));
         const space = scope.space.id;
-        cacheHeaders(reply, scope, space, [
-          // Without `keys`, every global: a new one belongs in the answer.
-          ...(single(request.query, 'keys') === undefined ? [cdnTag.of(space, 'globals')] : []),
-          ...Object.keys(body.globals).map((key) => cdnTag.of(space, 'global', key)),
-          ...entryTags(space, Object.values(body.globals), body.included),
-        ]);
+        cacheHeaders(reply, scope, space, {
+          tags: withTags(
+            entryTags(space, Object.values(body.globals), body.included),
+            // Without `keys`, every global: a new one belongs in the answer.
+            ...(single(request.query, 'keys') === undefined ? [cdnTag.of(space, 'globals')] : []),
+            ...Object.keys(body.globals).map((key) => cdnTag.of(space, 'global', key)),
+          ),
+          forms: shownForms(body.included),
+        });
         return body;
       },
     );

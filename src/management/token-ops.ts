@@ -17,6 +17,7 @@ import {
   withTokenChange,
 } from '../store/tokens-repo.js';
 import { requireSpace } from '../content/context.js';
+import { enqueueEvent } from '../jobs/outbox-repo.js';
 
 export interface TokenOpsDeps {
   store: Store;
@@ -219,6 +220,8 @@ export async function revokeToken(
       );
     }
     await deleteToken(tx, spaceId, tokenId);
+    // What a CDN keeps of the token's answers goes with it: the event's keys purge the token's tag.
+    await enqueueEvent(tx, spaceId, 'token.revoked', { tokenId });
     await recordActivity(tx, {
       spaceId,
       actor: actor.id,

@@ -53,7 +53,7 @@ export async function menuRoutes(app: FastifyInstance, opts: { services: AppServ
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: request.query });
       const body = await menuByKey(deps, scope, request.params.key);
       const menus = body.menu === undefined ? [] : [body.menu];
-      cacheHeaders(reply, scope, scope.space.id, menuTags(scope.space.id, menus));
+      cacheHeaders(reply, scope, scope.space.id, { tags: menuTags(scope.space.id, menus) });
       return body;
     },
   );
@@ -77,10 +77,9 @@ export async function menuRoutes(app: FastifyInstance, opts: { services: AppServ
       const scope = await openScope(deps, { spaceId: request.params.spaceId, query: common });
       const body = await menusByKeys(deps, scope, single(request.query, 'keys'));
       const all = single(request.query, 'keys') === undefined ? [cdnTag.of(scope.space.id, 'menus')] : [];
-      cacheHeaders(reply, scope, scope.space.id, [
-        ...all,
-        ...menuTags(scope.space.id, Object.values(body.menus)),
-      ]);
+      cacheHeaders(reply, scope, scope.space.id, {
+        tags: [...all, ...menuTags(scope.space.id, Object.values(body.menus))],
+      });
       return body;
     },
   );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../app/services.js';
-import { cacheHeaders, cdnTag, entryTags } from '../delivery/cache-headers.js';
+import { cacheHeaders, cdnTag, entryTags, shownForms, withTags } from '../delivery/cache-headers.js';
 import { deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { rejectUnknown } from '../delivery/params.js';
 import { QueryQueue } from './query-queue.js';
@@ -78,10 +78,10 @@ export async function searchRoutes(app: FastifyInstance, opts: { services: AppSe
       const space = scope.space.id;
       const entries = body.items.map((i) => i.entry);
       // Any publish may change what a search finds: the `entries` tag, like the tree and the sitemap.
-      cacheHeaders(reply, scope, space, [
-        cdnTag.of(space, 'entries'),
-        ...entryTags(space, entries, body.included),
-      ]);
+      cacheHeaders(reply, scope, space, {
+        tags: withTags(entryTags(space, entries, body.included), cdnTag.of(space, 'entries')),
+        forms: shownForms(body.included),
+      });
       reply.header('x-folio-search-index', complete ? 'complete' : 'indexing');
       // Still indexing this cv: the answer will improve, so neither we nor a CDN may keep it.
       if (!complete) reply.header('cache-control', 'no-store');

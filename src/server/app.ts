@@ -51,6 +51,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerErrorHandlers(app);
+  // What shared caches are told (CDN_TAG_HEADER, CDN_MAX_AGE): read by every read's cache headers.
+  app.decorate('folioCdn', deps.config.cdn);
   // Before the delivery pipeline's hook: a trickled body is timed from its start, even one refused by auth.
   registerBodyTimeouts(app, deps.config.bodyTimeoutMs);
   registerJsonBodyParser(app);

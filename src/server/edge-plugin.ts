@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { appendTag, cdnTag } from '../delivery/cache-headers.js';
 import fp from 'fastify-plugin';
 import { cacheStage, storeResponse } from '../cache/cache-stage.js';
 import { ResponseCache } from '../cache/response-cache.js';
@@ -15,6 +16,22 @@ import { CvFanout } from '../cluster/cv-fanout.js';
 import { RedisLink } from '../cluster/redis-link.js';
 import { attachSpaceDirectory, SpaceDirectory } from '../cluster/space-directory.js';
 import { workerLink } from '../cluster/worker-pool.js';
+
+const RATE_LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'] as const;
+
+/**
+ * What a shared cache must never keep or hand to another client, set as each answer leaves (a response-cache hit
+ * too; the cache stores answers without them): the tag of the token that read it, so revoking the token purges
+ * what it read (docs/operations.md "CDN"), and no rate-limit headers on an answer a shared cache may store (it
+ * would replay one client's remaining budget to every other; 429s keep them).
+ */
+function perRequestEdgeHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const cacheControl = reply.getHeader('cache-control');
+  if (typeof cacheControl !== 'string' || !cacheControl.startsWith('public')) return;
+  for (const name of RATE_LIMIT_HEADERS) reply.removeHeader(name);
+  const token = request.deliveryToken;
+  if (token) appendTag(reply, cdnTag.of(token.spaceId, 'token', token.id));
+}
 
 /** What the edge holds, for operators' tooling and tests (`app.folioEdge`). */
 export interface Edge {
@@ -77,12 +94,14 @@ export const edgePlugin = fp(
 
     app.decorate('folioEdge', { metrics, cache, directory, fanout, redis });
     app.decorateRequest('folioCacheKey', null);
+    app.decorateRequest('folioExpiresAt', null);
     app.addDeliveryStage(rateLimitStage(limit, metrics, share));
     app.addDeliveryStage(cacheStage({ cache, directory, metrics }));
     const storeSent = storeResponse({ cache, directory });
     // One onSend hook for the cache's store and the request metrics (synchronous: a hit pays no promise).
     app.addHook('onSend', (request, reply, payload, done) => {
       const out = storeSent(request, reply, payload);
+      perRequestEdgeHeaders(request, reply);
       recordResponse(metrics, request, reply);
       done(null, out);
     });

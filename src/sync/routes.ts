@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { readCursor, signCursor } from '../delivery/list/cursor.js';
 import { assetUrlFor, deliveryDepsOf, openScope } from '../delivery/delivery-service.js';
 import { cvExpired, rejectUnknown, single } from '../delivery/params.js';
-import { cacheHeaders } from '../delivery/cache-headers.js';
+import { cacheHeaders, cdnTag } from '../delivery/cache-headers.js';
 import type { AppServices } from '../app/services.js';
 import { invalidQuery } from '../errors/errors.js';
 import { deriveKey } from '../store/secrets-repo.js';
@@ -155,7 +155,10 @@ export async function syncRoutes(app: FastifyInstance, opts: { services: AppServ
             });
       // A page of a cursor is immutable like a pinned read: its end cv is fixed.
       // It depends on everything in the space: the space's own tag.
-      cacheHeaders(reply, cursor !== undefined ? { ...scope, pinned: true } : scope, scope.space.id);
+      // A current difference ends at the current cv: every publish purges it (its `sync` tag).
+      cacheHeaders(reply, cursor !== undefined ? { ...scope, pinned: true } : scope, scope.space.id, {
+        tags: [cdnTag.of(scope.space.id, 'sync')],
+      });
       return {
         changed: page.changed,
         affected: page.affected,

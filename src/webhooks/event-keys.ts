@@ -17,25 +17,31 @@ export function tagsOfChange(space: string, item: ChangedItem | DeletedItem | Af
   const id = item.id ?? '';
   const key = item.key ?? '';
   switch (item.kind) {
-    case 'affected':
-      return item.key === undefined
-        ? [cdnTag.of(space, 'entry', id)]
-        : [cdnTag.of(space, 'entry', id), cdnTag.of(space, 'global', item.key)];
+    case 'affected': {
+      // By its type too: a list answer whose tags were folded to its entries' types (cache-headers.ts).
+      const own = [cdnTag.of(space, 'entry', id), cdnTag.of(space, 'type', item.type)];
+      return item.key === undefined ? own : [...own, cdnTag.of(space, 'global', item.key)];
+    }
     case 'sitemap':
     case 'tree':
-      return [cdnTag.of(space, 'entries')];
+      return [cdnTag.of(space, item.kind, item.locale ?? '')];
     case 'entry': {
       const type = item.type === undefined ? [] : [cdnTag.of(space, 'type', item.type)];
       return [cdnTag.of(space, 'entry', id), cdnTag.of(space, 'entries'), ...type];
     }
     case 'global':
-      return [cdnTag.of(space, 'global', key), cdnTag.of(space, 'globals'), cdnTag.of(space, 'entry', id)];
+      return [
+        cdnTag.of(space, 'global', key),
+        cdnTag.of(space, 'globals'),
+        cdnTag.of(space, 'entry', id),
+        cdnTag.of(space, 'type', key),
+      ];
     case 'menu':
       return [cdnTag.of(space, 'menu', key), cdnTag.of(space, 'menus')];
     case 'redirect':
       return [cdnTag.of(space, 'redirects')];
     case 'asset':
-      return [cdnTag.of(space, 'asset', id)];
+      return [cdnTag.of(space, 'asset', id), cdnTag.of(space, 'assets')];
     case 'form':
       return [cdnTag.of(space, 'form', key)];
     case 'list':
@@ -69,7 +75,8 @@ export async function publishedKeys(store: Store, spaceId: string, cv: number): 
   const affected = await spanAffected(span, referenceFields(diff.ctx.changes.typesAfter));
   if (diff.truncated || affected.truncated) return [cdnTag.space(spaceId)];
   const derived = derivedOf(diff, affected);
-  const tags = new Set<string>();
+  // Every publish ends the current difference: current `/sync` answers go.
+  const tags = new Set<string>([cdnTag.of(spaceId, 'sync')]);
   let from: SyncPosition | null = { source: 0, key: null };
   while (from !== null) {
     const page = await syncPage({
@@ -107,6 +114,12 @@ export async function withEventKeys(store: Store, event: EventPayload): Promise<
     case 'redirect.updated':
       keys = [cdnTag.of(s, 'redirects')];
       break;
+    case 'token.revoked': {
+      // What the token read, pinned answers included (they carry its tag and no other a publish sends).
+      const token = key('tokenId');
+      keys = token === null ? [] : [cdnTag.of(s, 'token', token)];
+      break;
+    }
     case 'form.submitted': {
       // A submission can fill a form (spec 2.11): its delivered status may change.
       const form = key('form');

@@ -4,6 +4,7 @@ export const EVENT_TYPES = [
   'menu.updated',
   'redirect.updated',
   'content.published',
+  'token.revoked',
 ] as const;
 export type WebhookEventType = (typeof EVENT_TYPES)[number];
 

@@ -28,10 +28,26 @@ function executable(file: string): boolean {
   }
 }
 
+/** Where Debian's varnish-modules puts vmod xkey, which deploy/varnish/folio.vcl imports. */
+const XKEY_VMOD = '/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so';
+
 export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
   { name: 'redis-server', present: () => onPath('redis-server') },
   { name: 'chromium', present: () => executable(CHROMIUM_PATH) },
+  // The edge test (test/e2e/cdn.e2e.test.ts) runs the reference setups of deploy/.
+  { name: 'nginx', present: () => onPath('nginx') || executable('/usr/sbin/nginx') },
+  { name: 'varnish', present: () => onPath('varnishd') || executable('/usr/sbin/varnishd') },
+  { name: 'varnish-modules', present: () => exists(XKEY_VMOD) },
 ];
+
+function exists(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** What the setup may do about missing packages: install them (root with apt-get), or only name them. */
 export function canInstall(): boolean {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { cacheHeaders, cdnTag, entryTags } from '../cache-headers.js';
+import { cacheHeaders, cdnTag, entryTags, shownForms, withTags } from '../cache-headers.js';
 import type { AppServices } from '../../app/services.js';
 import { deriveKey } from '../../store/secrets-repo.js';
 import { deliveryDepsOf, openScope } from '../delivery-service.js';
@@ -81,10 +81,13 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
       const space = scope.space.id;
       // A new entry of the listed type belongs in the list; without a type, any entry.
       const type = single(request.query, 'type');
-      cacheHeaders(reply, scope, space, [
-        type === undefined ? cdnTag.of(space, 'entries') : cdnTag.of(space, 'type', type),
-        ...entryTags(space, body.items, body.included),
-      ]);
+      cacheHeaders(reply, scope, space, {
+        tags: withTags(
+          entryTags(space, body.items, body.included),
+          type === undefined ? cdnTag.of(space, 'entries') : cdnTag.of(space, 'type', type),
+        ),
+        forms: shownForms(body.included),
+      });
       return reply.type('application/json; charset=utf-8').send(listBodyJson(body));
     },
   );
@@ -108,7 +111,14 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
       rejectUnknown(request.query, TREE_PARAMS);
       const scope = await scopeOf(request.params.spaceId, request.query);
       const body = await entryTree(deps, scope, request.query);
-      cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'entries')]);
+      // The default tree of a locale is named by `/sync` (and a publish's keys) when it changes; another
+      // `under` or `depth` goes with any page.
+      const whole =
+        single(request.query, 'under') === undefined && single(request.query, 'depth') === undefined;
+      const space = scope.space.id;
+      cacheHeaders(reply, scope, space, {
+        tags: [whole ? cdnTag.of(space, 'tree', scope.params.locale) : cdnTag.of(space, 'entries')],
+      });
       return body;
     },
   );
@@ -133,7 +143,12 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
       rejectUnknown(request.query, SITEMAP_PARAMS);
       const scope = await scopeOf(request.params.spaceId, request.query);
       const stream = await sitemapStream(deps, scope, request.query);
-      cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'entries')]);
+      // As the tree: the whole sitemap of a locale by its own tag, one of some `types` with any page.
+      const whole = single(request.query, 'types') === undefined;
+      const space = scope.space.id;
+      cacheHeaders(reply, scope, space, {
+        tags: [whole ? cdnTag.of(space, 'sitemap', scope.params.locale) : cdnTag.of(space, 'entries')],
+      });
       return reply.type('application/json; charset=utf-8').send(stream);
     },
   );
@@ -153,7 +168,9 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
       rejectUnknown(request.query, LIST_DOC_PARAMS);
       const scope = await scopeOf(request.params.spaceId, request.query);
       const body = await optionList(deps, scope, request.params.key);
-      cacheHeaders(reply, scope, scope.space.id, [cdnTag.of(scope.space.id, 'list', request.params.key)]);
+      cacheHeaders(reply, scope, scope.space.id, {
+        tags: [cdnTag.of(scope.space.id, 'list', request.params.key)],
+      });
       return body;
     },
   );

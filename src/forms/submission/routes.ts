@@ -1,4 +1,4 @@
-import { cacheHeaders, cdnTag } from '../../delivery/cache-headers.js';
+import { cacheHeaders } from '../../delivery/cache-headers.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../../store/open-store.js';
 import { rejectUnknown } from '../../delivery/params.js';
@@ -130,9 +130,10 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
         now: clock(),
       });
       const { spaceId, key } = request.params;
-      cacheHeaders(reply, { view: { mode: 'published', cv: body.cv }, pinned }, spaceId, [
-        cdnTag.of(spaceId, 'form', key),
-      ]);
+      // A form's status moves with the clock and its submissions: live, ending at its next opening or closing.
+      cacheHeaders(reply, { view: { mode: 'published', cv: body.cv }, pinned }, spaceId, {
+        forms: [{ key, opensAt: body.form.opensAt, closesAt: body.form.closesAt }],
+      });
       return body;
     },
   );
