@@ -2,7 +2,7 @@
 // attributes of ids.ts), and the raw values the rules read — the same shapes a JSON submission carries.
 
 import type { DeliveredField, DeliveredForm } from './definition.js';
-import { DATA, ids } from './ids.js';
+import { DATA, ids } from '../../../src/forms/render/ids.js';
 
 export type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 

@@ -24,9 +24,16 @@ import {
   setShown,
   showFieldError,
 } from './dom.js';
-import { safeHttpUrl } from './html.js';
-import { DATA } from './ids.js';
-import { type Messages, formErrorMessage, messageFor, resolveMessages, text, variantOf } from './messages.js';
+import { safeHttpUrl } from '../../../src/forms/render/html.js';
+import { DATA } from '../../../src/forms/render/ids.js';
+import {
+  type Messages,
+  formErrorMessage,
+  messageFor,
+  resolveMessages,
+  text,
+  variantOf,
+} from '../../../src/forms/render/messages.js';
 import { type Failure, type SendOptions, postSubmission, uploadFile, uploadUrl } from './send.js';
 import { type Steps, setupSteps } from './steps.js';
 import { TURNSTILE_SCRIPT, TurnstileTokens } from './turnstile.js';

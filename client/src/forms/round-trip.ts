@@ -2,8 +2,8 @@
 // their codes (`fields=email:invalid_email,name:required`) and, when Folio kept what the visitor typed, a draft id
 // (`draft=drf_…`) the page reads back once with the form's public token. Nothing the visitor typed is in the URL.
 
-import type { FieldError, PrefillValue } from './render-field.js';
-import { readFormError } from './render.js';
+import type { FieldError, PrefillValue } from '../../../src/forms/render/render-field.js';
+import { readFormError } from '../../../src/forms/render/render.js';
 
 export interface FormResult {
   /** `error=<code>`, code-shaped, or null */
