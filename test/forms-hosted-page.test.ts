@@ -196,6 +196,17 @@ describe.each(ENGINES)('plain posts that come back whole on %s', (engine) => {
     const drop = h.controls.filter((e) => h.attr(e, 'name') === '_drop').map((e) => h.attr(e, 'value'));
     expect(drop).toEqual(['message']);
     expect(await stored('Grace')).toEqual([]);
+    // Told, but another answer fails: the page keeps saying it (and keeps _drop), so the next post does not ask again.
+    const stillWrong = await post([
+      ...hiddenMessage.filter(([k]) => k !== 'email'),
+      ['email', 'x'],
+      ['_drop', 'message'],
+    ]);
+    const w = parse(stillWrong.text);
+    expect(shown(w).errors).toEqual({ email: 'invalid_email', message: 'not_applicable' });
+    expect(w.controls.filter((e) => h.attr(e, 'name') === '_drop').map((e) => h.attr(e, 'value'))).toEqual([
+      'message',
+    ]);
     // Sent again as the page has it: the form goes, without the answer the visitor was told about.
     const again = await post([...hiddenMessage, ['_drop', 'message']]);
     expect(again.status).toBe(200);

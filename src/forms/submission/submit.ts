@@ -152,9 +152,9 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     now: req.now,
     timeZone: space.settings.timeZone,
   });
-  const unsent = req.plain === true ? notSent(form.checked.fields, req.body) : {};
-  if (!result.ok || Object.keys(unsent).length > 0) {
-    throw invalidFields(inFieldOrder(def.fields, { ...(result.ok ? {} : result.errors), ...unsent }));
+  const unsent = req.plain === true ? notSent(form.checked.fields, req.body) : { untold: false, errors: {} };
+  if (!result.ok || unsent.untold) {
+    throw invalidFields(inFieldOrder(def.fields, { ...(result.ok ? {} : result.errors), ...unsent.errors }));
   }
   // spec 3.3, 4.4: file fields name uploads of this form and field that no submission has claimed yet.
   const files = fileValuesOf(def.fields, result.values);
@@ -202,16 +202,20 @@ async function verifyTurnstile(deps: SubmitDeps, settings: FormSettings, req: Su
 /**
  * spec 2.11 drops values of hidden fields; a plain post has no script to say so, so such a value is refused with
  * `not_applicable` (the form comes back with it in sight) until the visitor posts again naming it in `_drop`.
+ * While other answers still fail, the told ones stay marked too, so the page keeps saying so (and keeps `_drop`).
  */
 function notSent(
   fields: readonly FormField[],
   body: Readonly<Record<string, unknown>>,
-): Record<string, FieldError> {
+): { untold: boolean; errors: Record<string, FieldError> } {
   const told = new Set(controlList(body, CONTROL_KEYS.drop));
-  const out: Record<string, FieldError> = {};
-  for (const key of hiddenValues({ fields }, body))
-    if (!told.has(key)) out[key] = fieldError('not_applicable');
-  return out;
+  const errors: Record<string, FieldError> = {};
+  let untold = false;
+  for (const key of hiddenValues({ fields }, body)) {
+    errors[key] = fieldError('not_applicable');
+    if (!told.has(key)) untold = true;
+  }
+  return { untold, errors };
 }
 
 /** Errors keyed in the order of the form's fields, so redirects and pages list them top to bottom. */
