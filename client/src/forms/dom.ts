@@ -118,3 +118,19 @@ export function hasFieldError(parts: FieldParts): boolean {
 export function focusTarget(parts: FieldParts): HTMLElement | null {
   return parts.controls.find((c) => !c.disabled) ?? null;
 }
+
+/** Puts a value back into a field's controls (a draft read back on load); file fields are left alone. */
+export function setValue(parts: FieldParts, value: string | boolean | readonly string[]): void {
+  const { field, controls } = parts;
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  for (const c of controls) {
+    if (!(c instanceof HTMLInputElement) || (c.type !== 'checkbox' && c.type !== 'radio')) {
+      if (field.type !== 'file' && typeof value === 'string') c.value = value;
+      continue;
+    }
+    c.checked =
+      field.type === 'checkbox' || field.type === 'consent'
+        ? value === true || value === 'true' || value === 'on'
+        : list.includes(c.value);
+  }
+}
