@@ -170,7 +170,7 @@ describe('renderForm without JavaScript: conditions', () => {
     const alone = parse(
       renderForm(demoContactForm(), { ...OPTS, fieldErrors: { message: { code: 'not_applicable' } } }),
     );
-    expect(alone.text(alone.byId('folio-contact-alert'))).toMatch(/^Some answers do not apply/);
+    expect(alone.text(alone.byId('folio-contact-alert'))).toMatch(/^Some answers do not fit/);
     const staticSite = renderForm(demoContactForm(), { ...OPTS, errorPage: 'folio-without-js' });
     expect(staticSite).toContain(
       '<noscript><input type="hidden" name="_error_page" value="folio"></noscript>',

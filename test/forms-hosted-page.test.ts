@@ -192,7 +192,7 @@ describe.each(ENGINES)('plain posts that come back whole on %s', (engine) => {
     expect(h.text(h.byId('folio-contact-f-message-when'))).toBe('Only if “Topic” is “General”.');
     expect(h.text(h.byId('folio-contact-f-message-error'))).toContain('will not be sent');
     expect(res.text).toMatch(/<textarea[^>]*>\nTyped for a general question<\/textarea>/);
-    expect(h.text(h.byId('folio-contact-alert'))).toContain('do not apply with your other answers');
+    expect(h.text(h.byId('folio-contact-alert'))).toContain('do not fit your other answers');
     const drop = h.controls.filter((e) => h.attr(e, 'name') === '_drop').map((e) => h.attr(e, 'value'));
     expect(drop).toEqual(['message']);
     expect(await stored('Grace')).toEqual([]);
@@ -227,6 +227,19 @@ describe.each(ENGINES)('plain posts that come back whole on %s', (engine) => {
     );
     expect([res.status, res.body.ok]).toEqual([200, true]);
     expect(await stored('Hedy')).toEqual([expect.not.objectContaining({ message: expect.anything() })]);
+  });
+
+  it('takes the form posted back from Folio’s own page, whatever origins the token names', async () => {
+    const own = new URL(t.config.publicUrl).origin;
+    const send = (origin: string) =>
+      t.inject({
+        method: 'POST',
+        url: `${base}/forms/contact/submissions?token=${TOKENS.publicOrigins}`,
+        payload: 'name=Ada&email=nope',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: BROWSER, origin },
+      });
+    expect((await send(own)).status).toBe(422);
+    expect((await send('https://elsewhere.example')).status).toBe(403);
   });
 
   it('links the result page back to the form and styles it under a nonce', async () => {

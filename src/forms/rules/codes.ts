@@ -87,7 +87,7 @@ const MESSAGES: Record<FieldErrorCode, MessageFn> = {
   file_too_large: (p) => `The file is too large (at most ${p['max']} bytes).`,
   invalid_file: () => 'This file upload is not valid.',
   not_applicable: () =>
-    'With your other answers this one does not apply, so it will not be sent. Change them, or send the form again without it.',
+    'This answer does not fit your other answers, so it will not be sent. Change them, or send the form again without it.',
 };
 
 /** Builds a field error with its English message; `params` is omitted when empty (spec 7.1: optional). */

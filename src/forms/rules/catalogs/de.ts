@@ -27,11 +27,11 @@ export const DE: Catalog = {
   file_too_large: 'Die Datei ist zu groß (höchstens {max} Bytes).',
   invalid_file: 'Dieser Datei-Upload ist ungültig.',
   not_applicable:
-    'Zu Ihren übrigen Angaben passt diese nicht, sie wird daher nicht gesendet. Ändern Sie diese, oder senden Sie das Formular ohne sie erneut.',
+    'Diese Angabe passt nicht zu Ihren übrigen Angaben und wird daher nicht gesendet. Ändern Sie die übrigen Angaben, oder senden Sie das Formular ohne diese Angabe erneut.',
   validation_failed:
     'Einige Angaben fehlen oder sind ungültig. Bitte prüfen Sie sie und senden Sie das Formular erneut.',
   'validation_failed.not_applicable':
-    'Einige Angaben passen nicht zu Ihren übrigen Angaben und werden nicht gesendet. Prüfen Sie sie und senden Sie das Formular erneut.',
+    'Einige Angaben passen nicht zu Ihren übrigen Angaben und werden nicht gesendet. Ändern Sie die übrigen Angaben, oder senden Sie das Formular ohne diese erneut.',
   submission_too_large: 'Ihre Angaben sind zu lang zum Senden. Bitte kürzen Sie sie.',
   form_closed: 'Dieses Formular ist geschlossen.',
   form_not_open: 'Dieses Formular ist noch nicht geöffnet.',

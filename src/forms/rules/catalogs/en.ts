@@ -28,11 +28,11 @@ export const EN = {
   file_too_large: 'The file is too large (at most {max} bytes).',
   invalid_file: 'This file upload is not valid.',
   not_applicable:
-    'With your other answers this one does not apply, so it will not be sent. Change them, or send the form again without it.',
+    'This answer does not fit your other answers, so it will not be sent. Change them, or send the form again without it.',
   // form codes (spec 7.3, 7.4)
   validation_failed: 'Some answers are missing or not valid. Please check them and send the form again.',
   'validation_failed.not_applicable':
-    'Some answers do not apply with your other answers and will not be sent. Check them, then send the form again.',
+    'Some answers do not fit your other answers and will not be sent. Change them, or send the form again without them.',
   submission_too_large: 'Your answers are too long to send. Please shorten them.',
   form_closed: 'This form is closed.',
   form_not_open: 'This form is not open yet.',

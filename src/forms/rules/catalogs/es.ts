@@ -27,10 +27,10 @@ export const ES: Catalog = {
   file_too_large: 'El archivo es demasiado grande (como máximo {max} bytes).',
   invalid_file: 'Esta subida de archivo no es válida.',
   not_applicable:
-    'Con tus otras respuestas esta no se aplica y no se enviará. Cámbialas o vuelve a enviar el formulario sin ella.',
+    'Esta respuesta no encaja con tus otras respuestas y no se enviará. Cámbialas o vuelve a enviar el formulario sin ella.',
   validation_failed: 'Faltan algunas respuestas o no son válidas. Revísalas y vuelve a enviar el formulario.',
   'validation_failed.not_applicable':
-    'Algunas respuestas no se aplican con tus otras respuestas y no se enviarán. Revísalas y vuelve a enviar el formulario.',
+    'Algunas respuestas no encajan con tus otras respuestas y no se enviarán. Cámbialas o vuelve a enviar el formulario sin ellas.',
   submission_too_large: 'Tus respuestas son demasiado largas para enviarlas. Acórtalas.',
   form_closed: 'Este formulario está cerrado.',
   form_not_open: 'Este formulario aún no está abierto.',

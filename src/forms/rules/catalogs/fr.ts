@@ -27,11 +27,11 @@ export const FR: Catalog = {
   file_too_large: 'Le fichier est trop volumineux (au plus {max} octets).',
   invalid_file: 'Ce téléversement de fichier n’est pas valide.',
   not_applicable:
-    'Avec vos autres réponses, celle-ci ne s’applique pas et ne sera pas envoyée. Modifiez-les, ou renvoyez le formulaire sans elle.',
+    'Cette réponse ne correspond pas à vos autres réponses et ne sera pas envoyée. Modifiez-les, ou renvoyez le formulaire sans elle.',
   validation_failed:
     'Certaines réponses manquent ou ne sont pas valides. Vérifiez-les et envoyez à nouveau le formulaire.',
   'validation_failed.not_applicable':
-    'Certaines réponses ne s’appliquent pas avec vos autres réponses et ne seront pas envoyées. Vérifiez-les, puis renvoyez le formulaire.',
+    'Certaines réponses ne correspondent pas à vos autres réponses et ne seront pas envoyées. Modifiez-les, ou renvoyez le formulaire sans elles.',
   submission_too_large: 'Vos réponses sont trop longues pour être envoyées. Raccourcissez-les.',
   form_closed: 'Ce formulaire est fermé.',
   form_not_open: 'Ce formulaire n’est pas encore ouvert.',

@@ -27,10 +27,10 @@ export const IT: Catalog = {
   file_too_large: 'Il file è troppo grande (al massimo {max} byte).',
   invalid_file: 'Questo caricamento di file non è valido.',
   not_applicable:
-    'Con le tue altre risposte questa non si applica e non verrà inviata. Modificale, oppure invia di nuovo il modulo senza di essa.',
+    'Questa risposta non è coerente con le altre e non verrà inviata. Modifica le altre risposte, oppure invia di nuovo il modulo senza di essa.',
   validation_failed: 'Alcune risposte mancano o non sono valide. Controllale e invia di nuovo il modulo.',
   'validation_failed.not_applicable':
-    'Alcune risposte non si applicano con le tue altre risposte e non verranno inviate. Controllale e invia di nuovo il modulo.',
+    'Alcune risposte non sono coerenti con le altre e non verranno inviate. Modifica le altre risposte, oppure invia di nuovo il modulo senza di esse.',
   submission_too_large: 'Le tue risposte sono troppo lunghe per essere inviate. Accorciale.',
   form_closed: 'Questo modulo è chiuso.',
   form_not_open: 'Questo modulo non è ancora aperto.',
