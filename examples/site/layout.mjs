@@ -137,7 +137,7 @@ export function layout(ctx, page) {
 <script type="module" src="/assets/enhance.js"></script></head>
 <body><a class="skip-link" href="#main">${escape(w.skip)}</a>
 <header class="site-header"><a class="brand" href="${escape(localHref(locale, '/'))}">${escape(siteName)}</a>
-<details class="menu-toggle"><summary>${escape(w.menu)}</summary><nav class="main" aria-label="${escape(w.mainMenu)}">${ctx.nav}</nav></details>
+<details class="menu-toggle"><summary><span aria-hidden="true">☰</span> ${escape(w.menu)}</summary><nav class="main" aria-label="${escape(w.mainMenu)}">${ctx.nav}</nav></details>
 ${page.alternates ? languageSwitch(locale, page.alternates) : ''}</header>
 <main id="main" tabindex="-1">${page.main}</main><footer>${ctx.footer}</footer></body></html>`;
 }
