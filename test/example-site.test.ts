@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,10 +140,59 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
       ['consent', consent?.attribs.value ?? 'true'],
     ]);
     expect(sent.status).toBe(303);
-    expect(sent.headers.get('location')).toBe(`${origin}/thanks?form=contact`);
-    expect((await page('/thanks?form=contact')).html).toContain('Thank you! We will get back to you soon.');
+    expect(sent.headers.get('location')).toBe(`${origin}/thanks/contact`);
+    expect((await page('/thanks/contact')).html).toContain('Thank you! We will get back to you soon.');
     // The thank-you page in the visitor's language: the form's own success message.
-    expect((await page('/de/thanks?form=contact')).html).toContain('<h1>Danke</h1>');
+    expect((await page('/de/thanks/contact')).html).toContain('<h1>Danke</h1>');
+
+    // A failed post comes back whole: each error beside its field, every typed value in place (the draft).
+    const typo = await post([
+      ['name', 'Ada Lovelace'],
+      ['email', 'ada@example'],
+      ['topic', 'general'],
+      ['message', 'Hello, welcome'],
+    ]);
+    const again = new URL(typo.headers.get('location') ?? '');
+    const back2 = parseDocument((await page(`${again.pathname}${again.search}`)).html);
+    const byId = (id: string) => DomUtils.findOne((e) => e.attribs.id === id, back2.children);
+    expect(byId('folio-contact-f-email-error')?.attribs['data-folio-code']).toBe('invalid_email');
+    expect(byId('folio-contact-f-name')?.attribs.value).toBe('Ada Lovelace');
+    expect(DomUtils.textContent(byId('folio-contact-f-message')!)).toBe('\nHello, welcome');
+  });
+
+  it('titles pages from their content in their language, and renders seo, a skip link, dates and a favicon', async () => {
+    const head = (html: string, name: string) =>
+      DomUtils.findOne((e) => e.name === 'meta' && e.attribs.name === name, parseDocument(html).children)
+        ?.attribs.content;
+    const post = await page('/de/blog/hallo-welt');
+    expect(post.html).toContain('<title>Hallo, Welt – Folio Demo</title>');
+    expect(head(post.html, 'description')).toBe('Unser erster Beitrag: warum wir Folio gebaut haben.');
+    expect(post.html).toMatch(/<time datetime="2026-01-20T08:30:00.000Z">20. Januar 2026<\/time>/);
+    expect(post.html).toContain(`<link rel="canonical" href="${origin}/de/blog/hallo-welt">`);
+    expect(post.html).toContain(
+      `<link rel="alternate" hreflang="x-default" href="${origin}/blog/hello-world">`,
+    );
+    expect(post.html).toContain('<a class="skip-link" href="#main">Zum Inhalt springen</a>');
+    expect(post.html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    expect(post.html).toContain('<link rel="stylesheet" href="/assets/forms.css">');
+    // The seo field: its title and description, and noindex where set.
+    const home = await page('/de');
+    expect(home.html).toContain('<title>Folio Demo – strukturierte Inhalte ausliefern</title>');
+    const contact = await page('/contact');
+    expect(head(contact.html, 'robots')).toBe('noindex');
+    expect(head(contact.html, 'description')).toBe('Get in touch with the Folio team.');
+    expect(head(home.html, 'robots')).toBeUndefined();
+    for (const asset of ['/favicon.svg', '/assets/forms.css', '/assets/site.css'])
+      expect([asset, (await fetch(`${origin}${asset}`)).status]).toEqual([asset, 200]);
+  });
+
+  it('answers an unknown path with a 404 page that leads home and to every language', async () => {
+    const missing = await page('/de/gibts-nicht');
+    expect(missing.status).toBe(404);
+    expect(missing.html).toContain('<h1>Seite nicht gefunden</h1>');
+    expect(missing.html).toContain('<a class="button" href="/de">Zur Startseite</a>');
+    expect(missing.html).toContain('<a lang="en" hreflang="en" href="/">English</a>');
+    expect(missing.html).toContain('<meta name="robots" content="noindex">');
   });
 
   /** `npm run example -- build <dir>`: what it printed. */
@@ -165,7 +214,18 @@ describe('the example site', { timeout: PROCESS_TEST_MS }, () => {
     const dir = tempDir('folio-static-');
     const first = rewritten(await build(dir));
     expect(first).toEqual(expect.arrayContaining(['/', '/about', '/de/ueber-uns', '/de-ch/blog/alpetreffe']));
-    expect(readFileSync(join(dir, 'de', 'kontakt', 'index.html'), 'utf8')).toContain('<h1>Kontakt</h1>');
+    const kontakt = readFileSync(join(dir, 'de', 'kontakt', 'index.html'), 'utf8');
+    expect(kontakt).toContain('<h1>Kontakt</h1>');
+    // A static page cannot read a draft without JavaScript: Folio shows a post made without it the form again.
+    expect(kontakt).toContain('<noscript><input type="hidden" name="_error_page" value="folio"></noscript>');
+    for (const file of [
+      '404.html',
+      'favicon.svg',
+      'assets/enhance.js',
+      'assets/forms.css',
+      'de/thanks/contact/index.html',
+    ])
+      expect([file, existsSync(join(dir, file))]).toEqual([file, true]);
     expect(readFileSync(join(dir, 'sitemap.xml'), 'utf8')).toContain('/de/ueber-uns</loc>');
     expect(rewritten(await build(dir))).toEqual([]);
 

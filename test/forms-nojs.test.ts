@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveredField } from '../client/src/forms/definition.js';
-import { renderForm } from '../client/src/forms/render.js';
+import { renderForm } from '../src/forms/render/render.js';
 import { OPTS, form, parse } from './helpers/render-html.js';
 
 // Issue 30 item 4: what needs JavaScript (file uploads, Turnstile) renders, without it, a note in place of the

@@ -72,9 +72,11 @@ describe.each(ENGINES)('plain HTML posts on %s', (engine) => {
     expect(to.searchParams.get('draft')).toMatch(/^drf_[0-9A-Za-z]{24}$/);
   });
 
-  it('without _redirect_error, returns to the page it came from (_page, else the Referer)', async () => {
+  it('without _redirect_error, returns other plain posts to the page they came from (_page, else the Referer)', async () => {
+    // Browsers get Folio's own page with the form again instead (test/forms-hosted-page.test.ts).
+    const notBrowser = { accept: '*/*' };
     const viaReferer = await post([['_redirect', `${SITE_ORIGIN}/thanks`]], {
-      headers: { referer: `${SITE_ORIGIN}/contact?error=old` },
+      headers: { referer: `${SITE_ORIGIN}/contact?error=old`, ...notBrowser },
     });
     expect(viaReferer.status).toBe(303);
     const back = (res: { headers: Record<string, unknown> }) => {
@@ -82,11 +84,19 @@ describe.each(ENGINES)('plain HTML posts on %s', (engine) => {
       return `${to.origin}${to.pathname}?error=${to.searchParams.get('error')}`;
     };
     expect(back(viaReferer)).toBe(`${SITE_ORIGIN}/contact?error=validation_failed`);
-    const viaPage = await post([
-      ['_redirect', `${SITE_ORIGIN}/thanks`],
-      ['_page', `${SITE_ORIGIN}/kontakt`],
-    ]);
+    const viaPage = await post(
+      [
+        ['_redirect', `${SITE_ORIGIN}/thanks`],
+        ['_page', `${SITE_ORIGIN}/kontakt`],
+      ],
+      { headers: notBrowser },
+    );
     expect(back(viaPage)).toBe(`${SITE_ORIGIN}/kontakt?error=validation_failed`);
+    const browser = await post([['_redirect', `${SITE_ORIGIN}/thanks`]], {
+      headers: { referer: `${SITE_ORIGIN}/contact` },
+    });
+    expect([browser.status, browser.headers.location]).toEqual([422, undefined]);
+    expect(browser.text).toContain(`<input type="hidden" name="_redirect" value="${SITE_ORIGIN}/thanks">`);
   });
 
   it('redirects form-level errors with their code (form_full)', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type DeliveredField, parseDeliveredForm } from '../client/src/forms/definition.js';
-import { escapeHtml } from '../client/src/forms/html.js';
-import { DEFAULT_MESSAGES, messageFor } from '../client/src/forms/messages.js';
-import { type RenderOptions, readFormError, renderForm, renderSuccess } from '../client/src/forms/render.js';
+import { escapeHtml } from '../src/forms/render/html.js';
+import { DEFAULT_MESSAGES, messageFor } from '../src/forms/render/messages.js';
+import { type RenderOptions, readFormError, renderForm, renderSuccess } from '../src/forms/render/render.js';
 import { FIELD_ERROR_CODES, FORM_ERROR_CODES } from '../src/forms/rules/index.js';
 import { EVERY_TYPE, type Node, OPTS, demoContactForm, form, parse } from './helpers/render-html.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bundleEnhancer } from '../client/scripts/bundle-enhancer.js';
 import { parseDeliveredForm } from '../client/src/forms/definition.js';
-import { TEL_PATTERN } from '../client/src/forms/render-field.js';
-import { renderForm } from '../client/src/forms/render.js';
+import { TEL_PATTERN } from '../src/forms/render/render-field.js';
+import { renderForm } from '../src/forms/render/render.js';
 import { isTel } from '../src/forms/rules/index.js';
 import { EVERY_TYPE, type Node, OPTS, demoContactForm, form, parse } from './helpers/render-html.js';
 

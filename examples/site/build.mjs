@@ -1,10 +1,21 @@
-// `npm run example -- build <dir>` (issue 31 item 6): the site as static files, and on the next run only what
-// `/sync` says changed: the changed pages, the pages they affect (links, references, assets, forms), the pages
-// that list posts when a post changed, every page when the menu or the footer changed; the files of deleted and
-// moved pages are removed. `<dir>/.folio-build.json` keeps the cv of the last build and where each page was written.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `npm run example -- build <dir>`: the site as static files, and on the next run only what `/sync` says changed:
+// the changed pages, the pages they affect (links, references, assets, forms), the pages that list posts when a
+// post changed, every page when the menu or the footer changed; the files of deleted and moved pages are removed.
+// `<dir>/.folio-build.json` keeps the cv of the last build and where each page was written. Beside the pages: the
+// site's files (assets.mjs), a 404.html, and each form's thank-you page per locale. Forms on static pages ask Folio
+// to show a failed post itself when it was sent without JavaScript (render.mjs); with it, the enhancer does.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { localHref, renderPath, robotsTxt, sitemapXml } from './render.mjs';
+import { ASSETS } from './assets.mjs';
+import {
+  LOCALES,
+  localHref,
+  notFoundHtml,
+  renderPath,
+  robotsTxt,
+  sitemapXml,
+  thanksHtml,
+} from './render.mjs';
 
 const STATE = '.folio-build.json';
 
@@ -58,7 +69,8 @@ export async function buildSite(ctx, dir, log = console.log) {
       current.set(`${c.item.id} ${c.item.locale}`, c.item.path);
   if (everything) for (const key of [...current.keys(), ...pages.keys()]) rewrite.add(key);
 
-  const site = { ...ctx, folio, chrome: new Map() };
+  const forms = new Set(state?.forms ?? []); // keys of the forms on the site's pages
+  const site = { ...ctx, folio, chrome: new Map(), forms };
   const written = [];
   for (const key of [...rewrite].sort()) {
     const [, locale] = key.split(' ');
@@ -85,10 +97,21 @@ export async function buildSite(ctx, dir, log = console.log) {
   if (written.length > 0 || removed.length > 0 || state === null) {
     writeFileSync(join(dir, 'sitemap.xml'), await sitemapXml(site));
     writeFileSync(join(dir, 'robots.txt'), robotsTxt(ctx.origin));
+    writeFileSync(join(dir, '404.html'), await notFoundHtml(site));
+    for (const key of forms)
+      for (const locale of LOCALES) {
+        const file = join(dir, localHref(locale, `/thanks/${key}`), 'index.html');
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, await thanksHtml(site, locale, key));
+      }
+  }
+  for (const [path, { file }] of Object.entries(ASSETS)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    copyFileSync(file, join(dir, path));
   }
   writeFileSync(
     join(dir, STATE),
-    `${JSON.stringify({ spaceId: ctx.spaceId, cv, pages: Object.fromEntries(pages), listing: [...listing] }, null, 2)}\n`,
+    `${JSON.stringify({ spaceId: ctx.spaceId, cv, pages: Object.fromEntries(pages), listing: [...listing], forms: [...forms] }, null, 2)}\n`,
   );
   log(`built cv ${since} → ${cv}: ${written.length} page(s) rewritten, ${removed.length} removed`);
   return { from: since, to: cv, written, removed };

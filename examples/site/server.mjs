@@ -1,6 +1,7 @@
-// The showcase site on Folio (issues 14, 31): every block type of the demo, rich text with entry links, images as
-// <picture>, a language switch, menus with submenus, redirects, sitemap.xml, robots.txt and the contact form with
-// and without JavaScript, read through the typed client (@folio/client) and rendered as plain HTML by node:http.
+// The showcase site on Folio: every block type of the demo, rich text with entry links, images as <picture>, a
+// language switch, menus with submenus that collapse on small screens, redirects, sitemap.xml, robots.txt, seo
+// metadata, and the contact form with and without JavaScript (a failed post comes back whole), read through the
+// typed client (@folio/client) and rendered as plain HTML by node:http.
 //
 //   npm start                        # Folio with the demo space, in one terminal
 //   npm run example                  # this site on http://127.0.0.1:4321, in another
@@ -9,12 +10,13 @@
 // Environment: FOLIO_URL (default http://127.0.0.1:3000), DATA_DIR (Folio's, default ./data: the demo tokens are
 // read from it), SITE_PORT (default 4321), SITE_ORIGIN (default http://127.0.0.1:<port>). The site asks Folio once
 // for a public token of its own origin (with the demo management token), so a form posted without JavaScript may
-// redirect back here (spec 4.4 `_redirect`). Pages are in `render.mjs`, the static build in `build.mjs`.
+// redirect back here (spec 4.4 `_redirect`). Pages are in `render.mjs` (their frame in `layout.mjs`), the static
+// build in `build.mjs`, the site's files (stylesheet, favicon, the enhancer, forms.css) in `assets.mjs`.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createClient } from '../../client/dist/index.js';
+import { ASSETS } from './assets.mjs';
 import { buildSite } from './build.mjs';
 import { renderPath, robotsTxt, sitemapXml } from './render.mjs';
 
@@ -22,7 +24,6 @@ const FOLIO_URL = (process.env.FOLIO_URL ?? 'http://127.0.0.1:3000').replace(/\/
 const DATA_DIR = resolve(process.env.DATA_DIR ?? './data');
 const PORT = Number(process.env.SITE_PORT ?? 4321);
 const ORIGIN = (process.env.SITE_ORIGIN ?? `http://127.0.0.1:${PORT}`).replace(/\/+$/, '');
-const ENHANCER = fileURLToPath(new URL('../../client/dist/enhance.js', import.meta.url));
 
 function demoTokens() {
   const file = join(DATA_DIR, 'demo-tokens.json');
@@ -57,8 +58,8 @@ async function handle(req, res, ctx) {
     res.writeHead(status, { 'content-type': type, ...headers });
     res.end(body);
   };
-  if (url.pathname === '/assets/enhance.js')
-    return send(200, 'text/javascript; charset=utf-8', readFileSync(ENHANCER));
+  const asset = ASSETS[url.pathname];
+  if (asset) return send(200, asset.type, readFileSync(asset.file));
   if (url.pathname === '/robots.txt') return send(200, 'text/plain; charset=utf-8', robotsTxt(ORIGIN));
   if (url.pathname === '/sitemap.xml')
     return send(200, 'application/xml; charset=utf-8', await sitemapXml(ctx));
@@ -70,13 +71,10 @@ async function handle(req, res, ctx) {
 
 const demo = demoTokens();
 const token = await siteToken(demo);
-const ctx = {
-  folio: createClient({ baseUrl: FOLIO_URL, spaceId: demo.spaceId, token }),
-  folioUrl: FOLIO_URL,
-  spaceId: demo.spaceId,
-  token,
-  origin: ORIGIN,
-};
+const folio = createClient({ baseUrl: FOLIO_URL, spaceId: demo.spaceId, token });
+// The space's locales (the form's messages follow their fallbacks) and time zone (dates, `today`).
+const { locales, timeZone } = await folio.status();
+const ctx = { folio, folioUrl: FOLIO_URL, spaceId: demo.spaceId, token, origin: ORIGIN, locales, timeZone };
 
 if (process.argv[2] === 'build') {
   const dir = process.argv[3];
@@ -84,7 +82,7 @@ if (process.argv[2] === 'build') {
     console.error('usage: npm run example -- build <dir>');
     process.exit(2);
   }
-  await buildSite(ctx, resolve(dir));
+  await buildSite({ ...ctx, static: true }, resolve(dir));
 } else {
   createServer((req, res) => {
     handle(req, res, ctx).catch((err) => {

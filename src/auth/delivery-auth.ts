@@ -67,22 +67,28 @@ function presentedToken(request: FastifyRequest): { value: string; via: 'header'
  * Authenticates a delivery request for the space in the URL (spec 5): 401 for a missing, unknown or misplaced
  * token, 403 for a disallowed origin or preview access with a public token. Sets CORS headers for allowed origins.
  */
-export function deliveryAuth(tokens: TokenCache) {
+export function deliveryAuth(tokens: TokenCache, ownOrigin: string | null = null) {
   // Synchronous when the token is in the cache (every cache hit's case: no promise on that path, issue 5).
   return (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     const presented = presentedToken(request);
     if (!presented) throw unauthorized('A token is required: Authorization: Bearer <token> or ?token=.');
     const known = tokens.peek(presented.value);
-    if (known !== undefined) return check(request, reply, presented, known);
-    return tokens.find(presented.value).then((token) => check(request, reply, presented, token));
+    if (known !== undefined) return check(request, reply, presented, known, ownOrigin);
+    return tokens.find(presented.value).then((token) => check(request, reply, presented, token, ownOrigin));
   };
 }
 
+/**
+ * `ownOrigin` is Folio's own (PUBLIC_URL's): its pages — the form shown again after a failed plain post — post
+ * back from it, so every token allows it. Folio serves no script a site or a visitor wrote on it (uploaded files
+ * are attachments in a sandbox, an opaque origin), so no other site's page can speak from it.
+ */
 function check(
   request: FastifyRequest,
   reply: FastifyReply,
   presented: { value: string; via: 'header' | 'query' },
   token: TokenRow | null,
+  ownOrigin: string | null,
 ): undefined {
   const spaceId = (request.params as { spaceId?: string }).spaceId;
   // A token of another space answers like an unknown one: no hint that the space exists.
@@ -98,7 +104,12 @@ function check(
   // nothing. A request without `Origin` comes from a server or a plain link, as one without `Referer` does.
   const read = request.method === 'GET' || request.method === 'HEAD';
   const origin = read ? browserOrigin(request) : requestOrigin(request);
-  if (origin !== null && token.origins.length > 0 && !token.origins.includes(origin)) {
+  if (
+    origin !== null &&
+    token.origins.length > 0 &&
+    !token.origins.includes(origin) &&
+    origin !== ownOrigin
+  ) {
     throw forbiddenOrigin(`Origin ${origin} is not allowed for this token.`);
   }
   if (origin !== null) {

@@ -31,7 +31,9 @@ export type DeliveryStage = (
  */
 export const deliveryPipeline = fp(
   async (app: FastifyInstance, opts: { services: AppServices }) => {
-    const stages: DeliveryStage[] = [deliveryAuth(opts.services.tokens)];
+    const stages: DeliveryStage[] = [
+      deliveryAuth(opts.services.tokens, new URL(opts.services.config.publicUrl).origin),
+    ];
     app.decorate('addDeliveryStage', (stage: DeliveryStage) => {
       stages.push(stage);
     });

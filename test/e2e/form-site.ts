@@ -6,8 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { bundleEnhancer } from '../../client/scripts/bundle-enhancer.js';
 import { parseDeliveredForm } from '../../client/src/forms/definition.js';
-import { escapeHtml } from '../../client/src/forms/html.js';
-import { readFormError, renderForm, renderSuccess } from '../../client/src/forms/render.js';
+import { escapeHtml } from '../../src/forms/render/html.js';
+import { readFormError, renderForm, renderSuccess } from '../../src/forms/render/render.js';
 import { importBundle } from '../../src/bundle/import-bundle.js';
 import type { Config } from '../../src/config/config.js';
 import { CASE_NOW, CASE_TIME_ZONE } from '../unit/forms/rules/cases.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEnhancer } from '../../client/scripts/bundle-enhancer.js';
 import { bundleFormsCss } from '../../client/scripts/build.js';
 import { parseDeliveredForm } from '../../client/src/forms/definition.js';
-import { renderForm, renderSuccess } from '../../client/src/forms/render.js';
+import { renderForm, renderSuccess } from '../../src/forms/render/render.js';
 import { readDraft, readFormResult } from '../../client/src/forms/round-trip.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { PROCESS_TEST_MS } from '../helpers/processes.js';

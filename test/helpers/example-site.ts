@@ -36,3 +36,26 @@ export async function startExampleSite(folioBase: string, dataDir: string): Prom
   });
   return { process: site, origin: `http://127.0.0.1:${port}`, port };
 }
+
+/**
+ * `npm run example -- build <dir>` for a site served at `origin` (its forms redirect there): plain files, no server
+ * side. Resolves with what the build printed.
+ */
+export function buildExampleSite(
+  folioBase: string,
+  dataDir: string,
+  dir: string,
+  origin: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [EXAMPLE_SITE, 'build', dir], {
+      env: { ...process.env, FOLIO_URL: folioBase, DATA_DIR: dataDir, SITE_ORIGIN: origin },
+    });
+    let out = '';
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`build exited ${code}: ${out}`)),
+    );
+  });
+}

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { expect } from 'vitest';
 import type { DeliveredField, DeliveredForm } from '../../client/src/forms/definition.js';
-import type { RenderOptions } from '../../client/src/forms/render.js';
+import type { RenderOptions } from '../../src/forms/render/render.js';
 import { deliverForm, type ListOption } from '../../src/forms/definition/deliver.js';
 import type { FormDefinition } from '../../src/forms/rules/index.js';
 

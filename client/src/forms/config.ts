@@ -2,8 +2,8 @@
 // back and checked by the enhancer: the page is outside input like any other (STYLE rule 13).
 
 import { type DeliveredForm, isJsonObject, parseDeliveredForm } from './definition.js';
-import { DATA } from './ids.js';
-import type { Messages } from './messages.js';
+import { DATA } from '../../../src/forms/render/ids.js';
+import type { Messages } from '../../../src/forms/render/messages.js';
 
 export interface FormConfig {
   form: DeliveredForm;

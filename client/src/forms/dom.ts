@@ -2,7 +2,7 @@
 // attributes of ids.ts), and the raw values the rules read — the same shapes a JSON submission carries.
 
 import type { DeliveredField, DeliveredForm } from './definition.js';
-import { DATA, ids } from './ids.js';
+import { DATA, ids } from '../../../src/forms/render/ids.js';
 
 export type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
@@ -117,4 +117,20 @@ export function hasFieldError(parts: FieldParts): boolean {
 /** The element a link in the error summary points at and focus goes to. */
 export function focusTarget(parts: FieldParts): HTMLElement | null {
   return parts.controls.find((c) => !c.disabled) ?? null;
+}
+
+/** Puts a value back into a field's controls (a draft read back on load); file fields are left alone. */
+export function setValue(parts: FieldParts, value: string | boolean | readonly string[]): void {
+  const { field, controls } = parts;
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  for (const c of controls) {
+    if (!(c instanceof HTMLInputElement) || (c.type !== 'checkbox' && c.type !== 'radio')) {
+      if (field.type !== 'file' && typeof value === 'string') c.value = value;
+      continue;
+    }
+    c.checked =
+      field.type === 'checkbox' || field.type === 'consent'
+        ? value === true || value === 'true' || value === 'on'
+        : list.includes(c.value);
+  }
 }

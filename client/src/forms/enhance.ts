@@ -1,11 +1,14 @@
 // enhanceForm: the browser half of the renderer. On markup from renderForm it adds live showIf, validation on blur
 // and submit with the very rules module the server runs (src/forms/rules, bundled, never re-implemented: spec 7.4
 // "Server-side validation applies the same rules a renderer applies"), steps, file uploads before the submission,
-// a JSON submit, and the answer's errors shown by their fields. Without it the form still posts as plain HTML.
+// a JSON submit, and the answer's errors shown by their fields. On a page a failed plain post led back to, it
+// shows that post's errors and values (`?error=&fields=&draft=`), as a server-side site would have. Without it the
+// form still posts as plain HTML.
 
 import {
   type FieldErrorParams,
   fieldError,
+  hiddenValues,
   isEmptyValue,
   labelled,
   matchesAccept,
@@ -22,11 +25,20 @@ import {
   rawValue,
   selectedFiles,
   setShown,
+  setValue,
   showFieldError,
 } from './dom.js';
-import { safeHttpUrl } from './html.js';
-import { DATA } from './ids.js';
-import { type Messages, formErrorMessage, messageFor, resolveMessages, text, variantOf } from './messages.js';
+import { readDraft, readFormResult } from './round-trip.js';
+import { safeHttpUrl } from '../../../src/forms/render/html.js';
+import { DATA } from '../../../src/forms/render/ids.js';
+import {
+  type Messages,
+  formErrorMessage,
+  messageFor,
+  resolveMessages,
+  text,
+  variantOf,
+} from '../../../src/forms/render/messages.js';
 import { type Failure, type SendOptions, postSubmission, uploadFile, uploadUrl } from './send.js';
 import { type Steps, setupSteps } from './steps.js';
 import { TURNSTILE_SCRIPT, TurnstileTokens } from './turnstile.js';
@@ -66,8 +78,20 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
   if (done) return done;
   const config = readConfig(form);
   const def = config.form;
-  // With JavaScript, what needs it works: its notes go, its controls come on (issue 30 item 4).
-  for (const note of form.querySelectorAll(`[${DATA.noJs}]`)) note.remove();
+  // With JavaScript, what needs it works: its notes go (and their mentions in aria-describedby), its controls come
+  // on; the no-JavaScript condition rules step aside for the live ones.
+  for (const note of form.querySelectorAll(`[${DATA.noJs}]`)) {
+    if (note.id !== '')
+      for (const e of form.querySelectorAll<HTMLElement>('[aria-describedby]')) {
+        const rest = (e.getAttribute('aria-describedby') ?? '')
+          .split(/\s+/)
+          .filter((t) => t !== '' && t !== note.id);
+        if (rest.length > 0) e.setAttribute('aria-describedby', rest.join(' '));
+        else e.removeAttribute('aria-describedby');
+      }
+    note.remove();
+  }
+  form.setAttribute(DATA.enhanced, '');
   for (const control of form.querySelectorAll<HTMLElement>(`[${DATA.needsJs}]`)) {
     control.removeAttribute('disabled');
     control.removeAttribute('hidden');
@@ -103,6 +127,8 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
   let steps: Steps | null = null;
   let submitted = false;
   let busy = false;
+  /** The hidden answers the visitor was last told will not be sent (a second send goes without them). */
+  let toldUnsent = '';
 
   // Our checks and messages replace the browser's, so the codes are the server's (spec 7.4).
   form.noValidate = true;
@@ -210,6 +236,28 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
       ul.append(...items);
       alertBox.append(ul);
     }
+  };
+
+  /**
+   * Answers in fields that other answers have since hidden are not sent (spec 2.11): the visitor is told once, by
+   * name, before the form goes without them.
+   */
+  const tellUnsent = (): boolean => {
+    const unsent = hiddenValues(def, values(pendingIds));
+    const key = unsent.join(' ');
+    if (unsent.length === 0 || key === toldUnsent) return false;
+    toldUnsent = key;
+    setAlert(messageFor('validation_failed', { variant: 'not_applicable', messages }));
+    const ul = doc.createElement('ul');
+    ul.className = 'folio-error-list';
+    for (const k of unsent) {
+      const li = doc.createElement('li');
+      li.textContent = labelled(parts.get(k)?.field.label ?? k, messageFor('not_applicable', { messages }));
+      ul.append(li);
+    }
+    alertBox?.append(ul);
+    alertBox?.focus();
+    return true;
   };
 
   const setStatus = (message: string) => {
@@ -335,6 +383,31 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
   // Errors renderForm showed (fieldErrors) are on a step the visitor should see first.
   const rendered = [...parts.values()].find(hasFieldError);
   if (rendered) steps?.reveal(rendered.wrapper);
+  // A page a failed plain post came back to that could not show it (a static page): this does.
+  else if (alertBox?.childElementCount === 0) void restore();
+
+  /** The `?error=&fields=&draft=` of an error redirect: values back in place, then the errors by their fields. */
+  async function restore(): Promise<void> {
+    const back = readFormResult(view.location.search);
+    const keys = Object.keys(back.fieldErrors);
+    // Only for the form the post came from: every failing field is one of its fields, and the draft is its own.
+    if ((back.error === null && keys.length === 0) || !keys.every((k) => parts.has(k))) return;
+    const origin = draftOrigin(form.action);
+    const kept =
+      back.draft !== null && origin !== null
+        ? await readDraft({ ...origin, formKey: def.key, draft: back.draft, fetch: sendOptions.fetch })
+        : null;
+    for (const [key, value] of Object.entries(kept ?? {})) {
+      const p = parts.get(key);
+      if (p) setValue(p, value);
+    }
+    applyVisibility();
+    // An answer in a field now hidden is told about as the enhancer tells it (tellUnsent), not beside the field.
+    const errors = new Map<string, ShownError>();
+    for (const [key, e] of Object.entries(back.fieldErrors)) if (visible.has(key)) errors.set(key, e);
+    if (errors.size === 0 && keys.length > 0 && tellUnsent()) return;
+    report(errors, back.error);
+  }
 
   form.addEventListener('input', (event) => {
     applyVisibility();
@@ -371,6 +444,7 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
     applyVisibility();
     const errors = errorsIn(form);
     if (errors.size > 0) return report(errors, null);
+    if (tellUnsent()) return;
     void send();
   });
 
@@ -384,6 +458,20 @@ export function enhanceForm(form: HTMLFormElement, options: EnhanceOptions = {})
   };
   enhanced.set(form, api);
   return api;
+}
+
+/** Where the form's drafts are read: the Folio address, space and public token of its action URL. */
+function draftOrigin(action: string): { baseUrl: string; spaceId: string; token: string } | null {
+  let url: URL;
+  try {
+    url = new URL(action);
+  } catch {
+    return null;
+  }
+  const m = /^(.*)\/v1\/([^/]+)\/forms\/[^/]+\/submissions$/.exec(url.pathname);
+  const token = url.searchParams.get('token');
+  if (!m || token === null) return null;
+  return { baseUrl: `${url.origin}${m[1] ?? ''}`, spaceId: decodeURIComponent(m[2] ?? ''), token };
 }
 
 /** Enhances every `form[data-folio-form]` of the document once it is parsed; a failure leaves that form plain. */

@@ -1,16 +1,17 @@
-// A plain post that failed comes back whole (issue 30 item 1): the error redirect carries the failing fields and
-// their codes (`fields=email:invalid_email,name:required`) and, when Folio kept what the visitor typed, a draft id
-// (`draft=drf_…`) the page reads back once with the form's public token. Nothing the visitor typed is in the URL.
+// A plain post that failed comes back whole: the error redirect carries the failing fields and their codes
+// (`fields=email:invalid_email,name:required`) and, when Folio kept what the visitor typed, a draft id
+// (`draft=drf_…`) the page reads back with the form's public token, on every view within ten minutes. Nothing the
+// visitor typed is in the URL.
 
-import type { FieldError, PrefillValue } from './render-field.js';
-import { readFormError } from './render.js';
+import type { FieldError, PrefillValue } from '../../../src/forms/render/render-field.js';
+import { readFormError } from '../../../src/forms/render/render.js';
 
 export interface FormResult {
   /** `error=<code>`, code-shaped, or null */
   error: string | null;
   /** `fields=<key>:<code>,…`: what renderForm marks beside each field and lists in the summary */
   fieldErrors: Record<string, FieldError>;
-  /** `draft=<id>`: the kept values, to read once with readDraft */
+  /** `draft=<id>`: the kept values, to read with readDraft */
   draft: string | null;
 }
 
@@ -47,9 +48,9 @@ export interface ReadDraftOptions {
 }
 
 /**
- * The values a failed plain post kept (GET /v1/<space>/forms/<key>/drafts/<id>), for renderForm's `values`; the read
- * deletes them, so call it once per page view. Null when the draft is gone (read before, older than ten minutes)
- * or cannot be read: the form then shows its errors with empty fields.
+ * The values a failed plain post kept (GET /v1/<space>/forms/<key>/drafts/<id>), for renderForm's `values`; they
+ * can be read on every view of the error page for ten minutes. Null when the draft is gone (older than ten
+ * minutes) or cannot be read: the form then shows its errors with empty fields.
  */
 export async function readDraft(opts: ReadDraftOptions): Promise<Record<string, PrefillValue> | null> {
   const e = encodeURIComponent;

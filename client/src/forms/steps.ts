@@ -1,8 +1,8 @@
 // Steps (spec 2.10: a `section` starts a new step). Without JavaScript every step shows in one page; here one
 // step shows at a time, Next checks only the current step, and the send button appears on the last step.
 
-import { DATA } from './ids.js';
-import { type Messages, text } from './messages.js';
+import { DATA } from '../../../src/forms/render/ids.js';
+import { type Messages, text } from '../../../src/forms/render/messages.js';
 
 export interface StepHooks {
   /** Validates the step's fields and shows their errors; false keeps the visitor on the step. */

@@ -326,8 +326,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read back what a visitor typed before a plain form post failed (once)
-         * @description The `draft=<id>` of an error redirect names the values a visitor typed into a form posted without JavaScript (no file fields). The first read answers them and deletes them; a draft is gone after 10 minutes in any case. Never cached.
+         * Read back what a visitor typed before a plain form post failed
+         * @description The `draft=<id>` of an error redirect names the values a visitor typed into a form posted without JavaScript (no file fields). Every read within 10 minutes answers them (a reload of the error page shows them again); then the draft is gone. Never cached.
          */
         get: operations["getFormsByKeyDraftsById"];
         put?: never;

@@ -19,6 +19,8 @@ export const RESERVED_KEYS: readonly string[] = [
   '_locale',
   '_redirect',
   '_redirect_error',
+  '_drop',
+  '_error_page',
 ];
 
 export interface DefinitionOptions {

@@ -22,6 +22,9 @@ export const FIELD_ERROR_CODES = [
   'file_type',
   'file_too_large',
   'invalid_file',
+  // Beyond spec 7.4: a plain HTML post holds a value for a field its conditions hide (spec 2.11 would drop it
+  // unseen); the visitor is told instead, and a second post sends the form without it (docs/api.md).
+  'not_applicable',
 ] as const;
 
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
@@ -83,6 +86,8 @@ const MESSAGES: Record<FieldErrorCode, MessageFn> = {
       : 'This file type is not allowed.',
   file_too_large: (p) => `The file is too large (at most ${p['max']} bytes).`,
   invalid_file: () => 'This file upload is not valid.',
+  not_applicable: () =>
+    'This answer does not fit your other answers, so it will not be sent. Change them, or send the form again without it.',
 };
 
 /** Builds a field error with its English message; `params` is omitted when empty (spec 7.1: optional). */

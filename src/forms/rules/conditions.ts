@@ -2,6 +2,7 @@
 // spec 2.12), which the server evaluates on validated values.
 
 import { conditionValue, withDefault } from './coerce.js';
+import { isSubmittedType } from './types.js';
 import type { Condition, ConditionRule, FormDefinition, FormField } from './types.js';
 
 /** Values a condition reads, by field key; read with Object.hasOwn, never through the prototype. */
@@ -124,5 +125,24 @@ export function visibleFields(def: Pick<FormDefinition, 'fields'>, values: Condi
       if (visible) out.push(field);
     },
   );
+  return out;
+}
+
+/**
+ * Fields hidden by their conditions that still hold something the visitor gave (spec 2.11 drops such values): a
+ * value typed before another answer hid the field. Fields the site fills (`hidden`) and files are left out: the
+ * visitor typed neither into the form. Keys in definition order.
+ */
+export function hiddenValues(
+  def: { readonly fields: readonly FormField[] },
+  values: ConditionValues,
+): string[] {
+  const out: string[] = [];
+  const valueOf = (field: FormField) =>
+    conditionValue(field.type, withDefault(field, read(values, field.key)));
+  walkVisibility(def.fields, valueOf, (field, visible) => {
+    if (visible || !isSubmittedType(field.type) || field.type === 'hidden' || field.type === 'file') return;
+    if (!isEmptyValue(valueOf(field))) out.push(field.key);
+  });
   return out;
 }

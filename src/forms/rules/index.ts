@@ -34,6 +34,7 @@ export type { ConditionValues } from './conditions.js';
 export {
   evaluateCondition,
   evaluateRule,
+  hiddenValues,
   isEmptyValue,
   visibleFields,
   walkVisibility,

@@ -11,6 +11,10 @@ export const CONTROL_KEYS = {
   locale: '_locale',
   redirect: '_redirect',
   redirectError: '_redirect_error',
+  // Beyond spec 4.4 (docs/api.md "Plain HTML posts"): the answers a visitor was told will not be sent, and a
+  // form's wish for Folio's own page when a plain post fails. Field keys start with a letter: never these.
+  drop: '_drop',
+  errorPage: '_error_page',
 } as const;
 
 /** spec 8: submitted values add up to at most 32 KB. */
@@ -61,6 +65,13 @@ export function controlString(body: Readonly<Record<string, unknown>>, key: stri
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   return text === '' ? undefined : text;
+}
+
+/** The strings of a repeatable control (`_drop=a&_drop=b`), at most 200 of them. */
+export function controlList(body: Readonly<Record<string, unknown>>, key: string): string[] {
+  const value = own(body, key);
+  const items = Array.isArray(value) ? value : [value];
+  return items.filter((v): v is string => typeof v === 'string').slice(0, 200);
 }
 
 /** The spam trap is filled when it holds anything but blanks (spec 3.2). */

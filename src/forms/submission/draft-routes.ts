@@ -1,4 +1,4 @@
-// GET /v1/<spaceId>/forms/<key>/drafts/<id> (issue 30 item 1): the values of a failed plain post, read once.
+// GET /v1/<spaceId>/forms/<key>/drafts/<id>: the values of a failed plain post, for its ten minutes.
 
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../errors/errors.js';
@@ -10,9 +10,9 @@ import { readDraft } from './drafts.js';
 type Params = { spaceId: string; key: string; id: string };
 
 const draftSchema = deliveryRead({
-  summary: 'Read back what a visitor typed before a plain form post failed (once)',
+  summary: 'Read back what a visitor typed before a plain form post failed',
   description:
-    'The `draft=<id>` of an error redirect names the values a visitor typed into a form posted without JavaScript (no file fields). The first read answers them and deletes them; a draft is gone after 10 minutes in any case. Never cached.',
+    'The `draft=<id>` of an error redirect names the values a visitor typed into a form posted without JavaScript (no file fields). Every read within 10 minutes answers them (a reload of the error page shows them again); then the draft is gone. Never cached.',
   tags: ['delivery', 'forms'],
   params: pathParams({
     spaceId: SPACE_ID,
@@ -39,7 +39,7 @@ export async function draftRoutes(
       const { spaceId, key, id } = request.params;
       const values = await readDraft(opts.store, { spaceId, formKey: key, id }, opts.clock());
       reply.header('cache-control', 'no-store');
-      if (values === null) throw notFound('No such draft: it was read already, expired, or never existed.');
+      if (values === null) throw notFound('No such draft: it expired, or never existed.');
       return { values };
     },
   );

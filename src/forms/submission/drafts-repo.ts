@@ -1,4 +1,5 @@
-// `form_drafts` (migration 0023, issue 30 item 1): a failed plain post's values for ten minutes and one read.
+// `form_drafts` (migration 0023): a failed plain post's values for ten minutes, read as often as the error page
+// is shown again in that time (a reload must not empty the form).
 
 import type { Queryable } from '../../store/spaces-repo.js';
 
@@ -26,24 +27,21 @@ export async function insertDraft(db: Queryable, draft: NewDraft, now: Date): Pr
     .execute();
 }
 
-/**
- * Deletes the draft and answers its values, if it exists for this form and has not expired: one statement, so two
- * reads at once cannot both get it.
- */
-export async function takeDraft(
+/** The draft's values, if it exists for this form and has not expired; reading leaves it for the next reload. */
+export async function findDraft(
   db: Queryable,
   key: { spaceId: string; formKey: string; id: string },
   now: Date,
 ): Promise<string | null> {
   const row = await db
-    .deleteFrom('form_drafts')
+    .selectFrom('form_drafts')
+    .select('values')
     .where('id', '=', key.id)
     .where('space_id', '=', key.spaceId)
     .where('form_key', '=', key.formKey)
-    .returning(['values', 'expires_at'])
+    .where('expires_at', '>', now.toISOString())
     .executeTakeFirst();
-  if (!row || row.expires_at <= now.toISOString()) return null;
-  return row.values;
+  return row?.values ?? null;
 }
 
 /** Drafts past their ten minutes (run on every new draft and by the retention sweep). */

@@ -1,6 +1,7 @@
-// Plain HTML posts that come back whole (issue 30 item 1): when a post without JavaScript fails, the values the
-// visitor typed are kept server-side for ten minutes under a random id, which the error redirect carries
-// (`&draft=<id>`); the site reads them back once with the form's public token and shows them again. Never file
+// Plain HTML posts that come back whole: when a post without JavaScript fails, the values the visitor typed are
+// kept server-side for ten minutes under a random id, which the error redirect carries (`&draft=<id>`); the site
+// reads them back with the form's public token and shows them again — on every reload of that page within the ten
+// minutes, so a reload never empties the form. Never file
 // fields (they cannot come back into a file input), never posts to a Turnstile form (no challenge was passed, and
 // such forms cannot be sent without JavaScript anyway), never a spam post (it is answered as a success).
 
@@ -9,7 +10,7 @@ import type { Store } from '../../store/open-store.js';
 import { currentSpace } from '../delivery/current-space.js';
 import type { FormSource } from '../delivery/form-source.js';
 import { type FormField, isSubmittedType, usesTurnstile } from '../rules/index.js';
-import { insertDraft, takeDraft } from './drafts-repo.js';
+import { findDraft, insertDraft } from './drafts-repo.js';
 
 /** How long a draft can be read (docs/operations.md "Privacy"). */
 export const DRAFT_TTL_MS = 10 * 60_000;
@@ -70,14 +71,14 @@ export async function keepDraft(
   return id;
 }
 
-/** Reads a draft once (it is deleted by the read); null when unknown, expired or already read. */
+/** Reads a draft (it stays until its ten minutes are over); null when unknown or expired. */
 export async function readDraft(
   store: Store,
   key: { spaceId: string; formKey: string; id: string },
   now: Date,
 ): Promise<Record<string, DraftValue> | null> {
   if (!DRAFT_ID.test(key.id)) return null;
-  const text = await takeDraft(store.db, key, now);
+  const text = await findDraft(store.db, key, now);
   if (text === null) return null;
   const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;

@@ -73,36 +73,51 @@ export function errorRedirect(
   return target;
 }
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-
-/** A minimal, self-contained page (no scripts, no external resources) for browsers without a redirect. */
-export function htmlPage(opts: {
-  title: string;
-  message: string;
-  items?: readonly string[];
-  lang?: string;
-}): string {
-  const items =
-    opts.items && opts.items.length > 0
-      ? `<ul>${opts.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`
-      : '';
-  return (
-    `<!doctype html><html lang="${escapeHtml(opts.lang ?? 'en')}"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(opts.title)}</title>` +
-    `</head><body><h1>${escapeHtml(opts.title)}</h1><p>${escapeHtml(opts.message)}</p>${items}</body></html>`
-  );
+/**
+ * The page a form was posted from (`_page`, else the Referer), for a link back: an http(s) URL, on one of the
+ * token's origins when it has any. A link, never a redirect: it goes nowhere the visitor does not choose.
+ */
+export function pageBack(
+  body: SubmissionBody | undefined,
+  referer: string | null,
+  origins: readonly string[],
+): string | null {
+  const raw =
+    (body === undefined ? undefined : controlString(body.values, CONTROL_KEYS.page)) ?? referer ?? undefined;
+  if (raw === undefined) return null;
+  if (origins.length > 0) return allowedTarget(raw, origins)?.href ?? null;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
-/** Headers of an HTML page: nothing in it may run or load anything. */
-export const HTML_PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-  'x-content-type-options': 'nosniff',
-} as const;
+/** Failures after which the form is worth showing again: the visitor can fix what they typed, or wait and retry. */
+const FORM_AGAIN = new Set([
+  'validation_failed',
+  'already_submitted',
+  'submission_too_large',
+  'rate_limited',
+  'turnstile_failed',
+  'form_closed',
+  'form_not_open',
+  'form_full',
+]);
+
+/**
+ * Whether a failed browser post gets Folio's own page with the form again, rather than a redirect: when the site
+ * asked for it (`_error_page=folio`), when it named no page to show errors (`_redirect_error`) or one the token
+ * does not allow (`redirects`: whether the error redirect would be followed), and always for `rate_limited` — its
+ * values come back from the posted body, so nothing is stored for a visitor who is over the limit.
+ */
+export function wantsFormAgain(body: SubmissionBody, code: string, redirects: boolean): boolean {
+  if (!FORM_AGAIN.has(code)) return false;
+  return (
+    code === 'rate_limited' ||
+    !redirects ||
+    controlString(body.values, CONTROL_KEYS.errorPage) === 'folio' ||
+    controlString(body.values, CONTROL_KEYS.redirectError) === undefined
+  );
+}

@@ -1,6 +1,7 @@
 // Folio's own HTML result page (spec 4.4: for browser form posts without a `_redirect` the token allows), in the
-// visitor's language (`_locale` along the space's fallback chain; issue 30 item 3): the shipped catalog's words,
-// the form's own texts, and field labels — never keys — beside each message.
+// visitor's language (`_locale` along the space's fallback chain): the shipped catalog's words, the form's own
+// texts, field labels — never keys — beside each message, and a way back to the page the form is on. A failed
+// post whose form can be shown again gets the form itself instead (hosted-page.ts).
 
 import { defaultLocale, localeChain } from '../../content/locales.js';
 import type { FolioError } from '../../errors/errors.js';
@@ -18,7 +19,8 @@ import {
   variantFor,
 } from '../rules/index.js';
 import { CONTROL_KEYS, controlString, visitorLocale } from './controls.js';
-import { htmlPage } from './respond.js';
+import { backLink, pageShell, paragraph } from './page-shell.js';
+import { escapeHtml } from '../render/html.js';
 
 /** What a result page is written with: the visitor's locale, its catalog, and the form's labels there. */
 export interface PageWords {
@@ -59,15 +61,29 @@ export async function pageWords(
   };
 }
 
-/** The page of an accepted post: the form's success message under the catalog's "Thank you". */
-export function successPage(words: PageWords, successMessage: string): string {
-  return htmlPage({ title: words.catalog.sentTitle, message: successMessage, lang: words.locale });
+/** The page of an accepted post: the form's success message under the catalog's "Thank you", and a way back. */
+export function successPage(
+  words: PageWords,
+  successMessage: string,
+  back: string | null,
+  nonce: string,
+): string {
+  const main =
+    `<div class="folio-form folio-form--sent" role="status">${paragraph(successMessage)}</div>` +
+    backLink(back, words.catalog.back_to_form);
+  return pageShell({ lang: words.locale, title: words.catalog.sentTitle, main, nonce });
 }
 
 const CLOSED_CODES = new Set(['form_closed', 'form_not_open', 'form_full']);
 
-/** The page of a refused post: the code's message, and one line per field naming its label. */
-export function failurePage(words: PageWords, error: FolioError, retryAfter: number | null): string {
+/** The page of a refused post: the code's message, one line per field naming its label, and a way back. */
+export function failurePage(
+  words: PageWords,
+  error: FolioError,
+  retryAfter: number | null,
+  back: string | null,
+  nonce: string,
+): string {
   const { catalog } = words;
   let message: string;
   if (CLOSED_CODES.has(error.code) && words.closedMessage) message = words.closedMessage;
@@ -80,7 +96,11 @@ export function failurePage(words: PageWords, error: FolioError, retryAfter: num
     const text = catalogMessage(catalog, e.code, e.params ?? {}, variantFor(field?.type));
     return labelled(field?.label ?? key, text);
   });
-  return htmlPage({ title: catalog.notSentTitle, message, items, lang: words.locale });
+  const list = items.length > 0 ? `<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>` : '';
+  const main =
+    `<div class="folio-alert" role="alert">${paragraph(message)}${list}</div>` +
+    backLink(back, words.catalog.back_to_form);
+  return pageShell({ lang: words.locale, title: words.catalog.notSentTitle, main, nonce });
 }
 
 /** `details.fields` of a validation error, parsed: only entries with a string code. */

@@ -14,12 +14,15 @@ import { type Kv, MemoryKv, PooledKv, RedisKv } from '../../kv/kv.js';
 import { workerLink } from '../../cluster/worker-pool.js';
 import { FormLimits } from './rate-limits.js';
 import {
-  HTML_PAGE_HEADERS,
   errorRedirect,
   isPlainHtmlPost,
+  pageBack,
   successRedirect,
+  wantsFormAgain,
   wantsHtmlPage,
 } from './respond.js';
+import { formAgainPage } from './hosted-page.js';
+import { newNonce, pageHeaders } from './page-shell.js';
 import { DRAFT_CODES, keepDraft } from './drafts.js';
 import { draftRoutes } from './draft-routes.js';
 import { failurePage, fieldErrorsOf, pageWords, successPage } from './result-page.js';
@@ -199,15 +202,21 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
           userAgent: header(request, 'user-agent'),
           remoteIp: await visitorOf(request),
           now: clock(),
+          plain: isPlainHtmlPost(request),
         });
         reply.header('cache-control', 'no-store');
         if (isPlainHtmlPost(request)) {
-          const target = successRedirect(body, request.deliveryToken?.origins ?? []);
+          const origins = request.deliveryToken?.origins ?? [];
+          const target = successRedirect(body, origins);
           if (target !== null) return reply.redirect(target, 303);
           if (wantsHtmlPage(request)) {
             const { spaceId, key } = request.params;
             const words = await pageWords({ store, forms }, spaceId, key, body.values);
-            return reply.headers(HTML_PAGE_HEADERS).send(successPage(words, result.successMessage));
+            const back = pageBack(body, header(request, 'referer'), origins);
+            const nonce = newNonce();
+            return reply
+              .headers(pageHeaders(nonce, origins))
+              .send(successPage(words, result.successMessage, back, nonce));
           }
         }
         return result;
@@ -217,10 +226,11 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
 }
 
 /**
- * Errors of a submission answer like every error (spec 7.1), except for plain HTML posts: a 303 back to the site
- * with `?error=<code>` where the token allows it — plus `fields=<key>:<code>,…` for field errors and, when the
- * visitor's values were kept, `draft=<id>` (issue 30 item 1; never a value in the URL) — else a minimal HTML page
- * in the visitor's language for browser navigations.
+ * Errors of a submission answer like every error (spec 7.1), except for plain HTML posts: Folio's own page with
+ * the form again (errors beside fields, the typed values back) where the site cannot show one or the visitor is
+ * over the rate limit; else a 303 back to the site with `?error=<code>` where the token allows it — plus
+ * `fields=<key>:<code>,…` for field errors and, when the visitor's values were kept, `draft=<id>` (never a value in
+ * the URL) — else a plain HTML page in the visitor's language for browser navigations.
  */
 function submissionErrorHandler(deps: { store: Store; forms: FormSource; clock: () => Date }) {
   return async (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -228,10 +238,38 @@ function submissionErrorHandler(deps: { store: Store; forms: FormSource; clock: 
     const body = request.body as SubmissionBody | undefined;
     const origins = request.deliveryToken?.origins ?? [];
     const { spaceId, key } = request.params as Params;
+    const back = pageBack(body, header(request, 'referer'), origins);
+    const retryHeader = Number(reply.getHeader('retry-after'));
+    const retryAfter = Number.isFinite(retryHeader) && retryHeader > 0 ? retryHeader : null;
+    const token = (request.query as Query)['token'];
     const target =
       body !== undefined && isPlainHtmlPost(request)
         ? errorRedirect(body, header(request, 'referer'), origins, folio.code)
         : null;
+    if (
+      body !== undefined &&
+      wantsHtmlPage(request) &&
+      request.deliveryToken !== null &&
+      typeof token === 'string' &&
+      wantsFormAgain(body, folio.code, target !== null)
+    ) {
+      const nonce = newNonce();
+      const page = await formAgainPage(deps, {
+        spaceId,
+        formKey: key,
+        body: body.values,
+        error: folio,
+        retryAfter,
+        token,
+        now: deps.clock(),
+        nonce,
+        back,
+      }).catch((e: unknown) => void request.log.warn({ err: e }, 'forms: rendering the form again failed'));
+      if (typeof page === 'string') {
+        prepareErrorReply(request, reply, folio);
+        return reply.status(folio.status).headers(pageHeaders(nonce, origins)).send(page);
+      }
+    }
     // Everything else answers as every route does: Fastify hands it to the root's handler (src/lib/error-reply.ts).
     if (target === null && !wantsHtmlPage(request)) throw err;
     prepareErrorReply(request, reply, folio);
@@ -247,10 +285,10 @@ function submissionErrorHandler(deps: { store: Store; forms: FormSource; clock: 
       return reply.redirect(target.href, 303);
     }
     const words = await pageWords(deps, spaceId, key, body?.values);
-    const retry = Number(reply.getHeader('retry-after'));
+    const nonce = newNonce();
     return reply
       .status(folio.status)
-      .headers(HTML_PAGE_HEADERS)
-      .send(failurePage(words, folio, Number.isFinite(retry) ? retry : null));
+      .headers(pageHeaders(nonce, origins))
+      .send(failurePage(words, folio, retryAfter, back, nonce));
   };
 }

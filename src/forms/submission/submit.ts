@@ -24,6 +24,7 @@ import { currentSpace } from '../delivery/current-space.js';
 import {
   CONTROL_KEYS,
   MAX_VALUES_BYTES,
+  controlList,
   controlString,
   isTrapFilled,
   rawFieldValues,
@@ -39,13 +40,15 @@ import type { FormSource, LoadedForm } from '../delivery/form-source.js';
 import { readFormCounts } from '../authoring/forms-repo.js';
 import {
   DEFAULT_HONEYPOT,
+  fieldError,
   formStatus,
+  hiddenValues,
   normalizeEmail,
   statusErrorCode,
   usesTurnstile,
   validateSubmission,
 } from '../rules/index.js';
-import type { FormSettings, SubmittedValue } from '../rules/index.js';
+import type { FormField, FormSettings, SubmittedValue } from '../rules/index.js';
 import {
   type ConsentRecord,
   type SubmissionRecord,
@@ -74,6 +77,11 @@ export interface SubmitRequest {
   /** Used only for siteverify's `remoteip` (spec 2.13); never stored. */
   remoteIp: string;
   now: Date;
+  /**
+   * A plain HTML post (no script between the visitor and the answer): a value in a field its conditions hide is
+   * refused (`not_applicable`) unless `_drop` names it, since nobody else would tell the visitor it is not sent.
+   */
+  plain?: boolean;
 }
 
 export interface SubmitResult {
@@ -144,7 +152,10 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     now: req.now,
     timeZone: space.settings.timeZone,
   });
-  if (!result.ok) throw invalidFields(result.errors);
+  const unsent = req.plain === true ? notSent(form.checked.fields, req.body) : { untold: false, errors: {} };
+  if (!result.ok || unsent.untold) {
+    throw invalidFields(inFieldOrder(def.fields, { ...(result.ok ? {} : result.errors), ...unsent.errors }));
+  }
   // spec 3.3, 4.4: file fields name uploads of this form and field that no submission has claimed yet.
   const files = fileValuesOf(def.fields, result.values);
   if (files.length > 0) {
@@ -186,6 +197,38 @@ async function verifyTurnstile(deps: SubmitDeps, settings: FormSettings, req: Su
     req.remoteIp,
   );
   if (!outcome.ok) throw turnstileFailed();
+}
+
+/**
+ * spec 2.11 drops values of hidden fields; a plain post has no script to say so, so such a value is refused with
+ * `not_applicable` (the form comes back with it in sight) until the visitor posts again naming it in `_drop`.
+ * While other answers still fail, the told ones stay marked too, so the page keeps saying so (and keeps `_drop`).
+ */
+function notSent(
+  fields: readonly FormField[],
+  body: Readonly<Record<string, unknown>>,
+): { untold: boolean; errors: Record<string, FieldError> } {
+  const told = new Set(controlList(body, CONTROL_KEYS.drop));
+  const errors: Record<string, FieldError> = {};
+  let untold = false;
+  for (const key of hiddenValues({ fields }, body)) {
+    errors[key] = fieldError('not_applicable');
+    if (!told.has(key)) untold = true;
+  }
+  return { untold, errors };
+}
+
+/** Errors keyed in the order of the form's fields, so redirects and pages list them top to bottom. */
+function inFieldOrder(
+  fields: readonly FormField[],
+  errors: Readonly<Record<string, FieldError>>,
+): Record<string, FieldError> {
+  const out: Record<string, FieldError> = {};
+  for (const field of fields) {
+    const e = errors[field.key];
+    if (Object.hasOwn(errors, field.key) && e !== undefined) out[field.key] = e;
+  }
+  return out;
 }
 
 function invalidFields(errors: Readonly<Record<string, FieldError>>): FolioError {

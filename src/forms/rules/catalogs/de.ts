@@ -26,8 +26,12 @@ export const DE: Catalog = {
   'file_type.accept': 'Dieser Dateityp ist nicht erlaubt (erlaubt: {accept}).',
   file_too_large: 'Die Datei ist zu groß (höchstens {max} Bytes).',
   invalid_file: 'Dieser Datei-Upload ist ungültig.',
+  not_applicable:
+    'Diese Angabe passt nicht zu Ihren übrigen Angaben und wird daher nicht gesendet. Ändern Sie die übrigen Angaben, oder senden Sie das Formular ohne diese Angabe erneut.',
   validation_failed:
     'Einige Angaben fehlen oder sind ungültig. Bitte prüfen Sie sie und senden Sie das Formular erneut.',
+  'validation_failed.not_applicable':
+    'Einige Angaben passen nicht zu Ihren übrigen Angaben und werden nicht gesendet. Ändern Sie die übrigen Angaben, oder senden Sie das Formular ohne diese erneut.',
   submission_too_large: 'Ihre Angaben sind zu lang zum Senden. Bitte kürzen Sie sie.',
   form_closed: 'Dieses Formular ist geschlossen.',
   form_not_open: 'Dieses Formular ist noch nicht geöffnet.',
@@ -58,4 +62,19 @@ export const DE: Catalog = {
   sentTitle: 'Vielen Dank',
   notSentTitle: 'Das Formular wurde nicht gesendet',
   back_to_form: 'Zurück zum Formular',
+  // when a field applies, in words (forms without JavaScript, where CSS cannot decide)
+  when: 'Nur falls {condition}.',
+  and: 'und',
+  or: 'oder',
+  'cond.equals': '„{field}“ {value} ist',
+  'cond.notEquals': '„{field}“ nicht {value} ist',
+  'cond.in': '„{field}“ {values} ist',
+  'cond.notIn': '„{field}“ keines von {values} ist',
+  'cond.filled': '„{field}“ ausgefüllt ist',
+  'cond.empty': '„{field}“ leer bleibt',
+  'cond.greaterThan': '„{field}“ mehr als {value} ist',
+  'cond.lessThan': '„{field}“ weniger als {value} ist',
+  'cond.checked': '„{field}“ angekreuzt ist',
+  'cond.unchecked': '„{field}“ nicht angekreuzt ist',
+  'cond.value': '„{value}“',
 };

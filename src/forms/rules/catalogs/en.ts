@@ -27,8 +27,12 @@ export const EN = {
   'file_type.accept': 'This file type is not allowed (allowed: {accept}).',
   file_too_large: 'The file is too large (at most {max} bytes).',
   invalid_file: 'This file upload is not valid.',
+  not_applicable:
+    'This answer does not fit your other answers, so it will not be sent. Change them, or send the form again without it.',
   // form codes (spec 7.3, 7.4)
   validation_failed: 'Some answers are missing or not valid. Please check them and send the form again.',
+  'validation_failed.not_applicable':
+    'Some answers do not fit your other answers and will not be sent. Change them, or send the form again without them.',
   submission_too_large: 'Your answers are too long to send. Please shorten them.',
   form_closed: 'This form is closed.',
   form_not_open: 'This form is not open yet.',
@@ -57,6 +61,21 @@ export const EN = {
   sentTitle: 'Thank you',
   notSentTitle: 'The form was not sent',
   back_to_form: 'Go back to the form',
+  // when a field applies, in words (forms without JavaScript, where CSS cannot decide)
+  when: 'Only if {condition}.',
+  and: 'and',
+  or: 'or',
+  'cond.equals': '“{field}” is {value}',
+  'cond.notEquals': '“{field}” is not {value}',
+  'cond.in': '“{field}” is {values}',
+  'cond.notIn': '“{field}” is none of {values}',
+  'cond.filled': '“{field}” is filled in',
+  'cond.empty': '“{field}” is left empty',
+  'cond.greaterThan': '“{field}” is more than {value}',
+  'cond.lessThan': '“{field}” is less than {value}',
+  'cond.checked': '“{field}” is ticked',
+  'cond.unchecked': '“{field}” is not ticked',
+  'cond.value': '“{value}”',
 } as const;
 
 export type MessageCode = keyof typeof EN;

@@ -26,7 +26,11 @@ export const ES: Catalog = {
   'file_type.accept': 'Este tipo de archivo no está permitido (permitidos: {accept}).',
   file_too_large: 'El archivo es demasiado grande (como máximo {max} bytes).',
   invalid_file: 'Esta subida de archivo no es válida.',
+  not_applicable:
+    'Esta respuesta no encaja con tus otras respuestas y no se enviará. Cámbialas o vuelve a enviar el formulario sin ella.',
   validation_failed: 'Faltan algunas respuestas o no son válidas. Revísalas y vuelve a enviar el formulario.',
+  'validation_failed.not_applicable':
+    'Algunas respuestas no encajan con tus otras respuestas y no se enviarán. Cámbialas o vuelve a enviar el formulario sin ellas.',
   submission_too_large: 'Tus respuestas son demasiado largas para enviarlas. Acórtalas.',
   form_closed: 'Este formulario está cerrado.',
   form_not_open: 'Este formulario aún no está abierto.',
@@ -56,4 +60,19 @@ export const ES: Catalog = {
   sentTitle: 'Gracias',
   notSentTitle: 'El formulario no se ha enviado',
   back_to_form: 'Volver al formulario',
+  // when a field applies, in words (forms without JavaScript, where CSS cannot decide)
+  when: 'Solo si {condition}.',
+  and: 'y',
+  or: 'o',
+  'cond.equals': '«{field}» es {value}',
+  'cond.notEquals': '«{field}» no es {value}',
+  'cond.in': '«{field}» es {values}',
+  'cond.notIn': '«{field}» no es ninguno de {values}',
+  'cond.filled': '«{field}» está rellenado',
+  'cond.empty': '«{field}» se deja vacío',
+  'cond.greaterThan': '«{field}» es mayor que {value}',
+  'cond.lessThan': '«{field}» es menor que {value}',
+  'cond.checked': '«{field}» está marcado',
+  'cond.unchecked': '«{field}» no está marcado',
+  'cond.value': '«{value}»',
 };

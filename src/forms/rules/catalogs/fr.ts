@@ -26,8 +26,12 @@ export const FR: Catalog = {
   'file_type.accept': 'Ce type de fichier n’est pas autorisé (autorisés : {accept}).',
   file_too_large: 'Le fichier est trop volumineux (au plus {max} octets).',
   invalid_file: 'Ce téléversement de fichier n’est pas valide.',
+  not_applicable:
+    'Cette réponse ne correspond pas à vos autres réponses et ne sera pas envoyée. Modifiez-les, ou renvoyez le formulaire sans elle.',
   validation_failed:
     'Certaines réponses manquent ou ne sont pas valides. Vérifiez-les et envoyez à nouveau le formulaire.',
+  'validation_failed.not_applicable':
+    'Certaines réponses ne correspondent pas à vos autres réponses et ne seront pas envoyées. Modifiez-les, ou renvoyez le formulaire sans elles.',
   submission_too_large: 'Vos réponses sont trop longues pour être envoyées. Raccourcissez-les.',
   form_closed: 'Ce formulaire est fermé.',
   form_not_open: 'Ce formulaire n’est pas encore ouvert.',
@@ -57,4 +61,19 @@ export const FR: Catalog = {
   sentTitle: 'Merci',
   notSentTitle: 'Le formulaire n’a pas été envoyé',
   back_to_form: 'Retour au formulaire',
+  // when a field applies, in words (forms without JavaScript, where CSS cannot decide)
+  when: 'Seulement si {condition}.',
+  and: 'et',
+  or: 'ou',
+  'cond.equals': '« {field} » est {value}',
+  'cond.notEquals': '« {field} » n’est pas {value}',
+  'cond.in': '« {field} » est {values}',
+  'cond.notIn': '« {field} » n’est aucun de {values}',
+  'cond.filled': '« {field} » est rempli',
+  'cond.empty': '« {field} » est laissé vide',
+  'cond.greaterThan': '« {field} » est supérieur à {value}',
+  'cond.lessThan': '« {field} » est inférieur à {value}',
+  'cond.checked': '« {field} » est coché',
+  'cond.unchecked': '« {field} » n’est pas coché',
+  'cond.value': '« {value} »',
 };

@@ -26,7 +26,11 @@ export const IT: Catalog = {
   'file_type.accept': 'Questo tipo di file non è consentito (consentiti: {accept}).',
   file_too_large: 'Il file è troppo grande (al massimo {max} byte).',
   invalid_file: 'Questo caricamento di file non è valido.',
+  not_applicable:
+    'Questa risposta non è coerente con le altre e non verrà inviata. Modifica le altre risposte, oppure invia di nuovo il modulo senza di essa.',
   validation_failed: 'Alcune risposte mancano o non sono valide. Controllale e invia di nuovo il modulo.',
+  'validation_failed.not_applicable':
+    'Alcune risposte non sono coerenti con le altre e non verranno inviate. Modifica le altre risposte, oppure invia di nuovo il modulo senza di esse.',
   submission_too_large: 'Le tue risposte sono troppo lunghe per essere inviate. Accorciale.',
   form_closed: 'Questo modulo è chiuso.',
   form_not_open: 'Questo modulo non è ancora aperto.',
@@ -55,4 +59,19 @@ export const IT: Catalog = {
   sentTitle: 'Grazie',
   notSentTitle: 'Il modulo non è stato inviato',
   back_to_form: 'Torna al modulo',
+  // when a field applies, in words (forms without JavaScript, where CSS cannot decide)
+  when: 'Solo se {condition}.',
+  and: 'e',
+  or: 'o',
+  'cond.equals': '«{field}» è {value}',
+  'cond.notEquals': '«{field}» non è {value}',
+  'cond.in': '«{field}» è {values}',
+  'cond.notIn': '«{field}» non è nessuno tra {values}',
+  'cond.filled': '«{field}» è compilato',
+  'cond.empty': '«{field}» è lasciato vuoto',
+  'cond.greaterThan': '«{field}» è maggiore di {value}',
+  'cond.lessThan': '«{field}» è minore di {value}',
+  'cond.checked': '«{field}» è spuntato',
+  'cond.unchecked': '«{field}» non è spuntato',
+  'cond.value': '«{value}»',
 };

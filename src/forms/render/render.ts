@@ -1,7 +1,8 @@
 // renderForm: a delivered form (spec 2.9) as HTML that works with no JavaScript at all — a plain POST to the
 // submissions endpoint with the public token in the action URL (spec 4.4, 5 rule 4), `_redirect`/`_redirect_error`
-// for the answer, and the `?error=<code>` of a failed post shown at the top — and that the enhancer
-// (enhance.ts) picks up from its data attributes and the embedded definition.
+// for the answer, the `?error=<code>` of a failed post shown at the top, conditions decided by CSS or said in
+// words — and that the enhancer (client/src/forms/enhance.ts) picks up from its data attributes and the embedded
+// definition. Pure and browser-safe: sites render with it, and so does Folio's own page for a failed post.
 
 import {
   DEFAULT_HONEYPOT,
@@ -11,8 +12,10 @@ import {
   labelled,
   maxFilesOf,
   resolveDateBound,
-} from '../../../src/forms/rules/index.js';
-import type { DeliveredField, DeliveredForm } from './definition.js';
+} from '../rules/index.js';
+import type { DeliveredField, DeliveredForm } from '../definition/deliver.js';
+import { conditionWords } from './condition-words.js';
+import { noScriptConditions } from './conditions-css.js';
 import { attrs, el, escapeHtml, jsonForScript } from './html.js';
 import { DATA, formPrefix, ids } from './ids.js';
 import { type Messages, formErrorMessage, messageFor, resolveMessages, text, variantOf } from './messages.js';
@@ -32,6 +35,8 @@ export interface RenderOptions {
   page?: string;
   /** the `error` query parameter a failed plain post came back with (readFormError) */
   error?: string | null;
+  /** seconds to wait, for `rate_limited` (the answer's Retry-After) */
+  retryAfter?: number;
   /** field errors, when the site has them (e.g. from a JSON answer it proxied): key → code and params */
   fieldErrors?: Readonly<Record<string, FieldError>>;
   /** values to show in the controls (`true` ticks a checkbox) */
@@ -56,6 +61,18 @@ export interface RenderOptions {
   nativeValidation?: boolean;
   /** where the enhancer loads Turnstile from (default Cloudflare's api.js) */
   turnstileScriptUrl?: string;
+  /**
+   * The CSP nonce of the `<style>` that hides conditional fields without JavaScript (a page whose `style-src`
+   * names nonces); `inlineStyle: false` leaves the element out, and the site puts `formStyle()` in its stylesheet.
+   */
+  styleNonce?: string;
+  inlineStyle?: boolean;
+  /**
+   * Who shows the errors of a failed plain post: `site` (default; `_redirect_error`, or Folio's own page without
+   * it), `folio` (always Folio's own page: the form again with errors and values) or `folio-without-js` (Folio's
+   * page when the form was posted without JavaScript: for static pages, which cannot read a draft without it).
+   */
+  errorPage?: 'site' | 'folio' | 'folio-without-js';
 }
 
 /** The configuration the enhancer reads back from the form (config.ts). */
@@ -117,7 +134,15 @@ function alertHtml(
   const code = opts.error ?? (fieldErrors.length > 0 ? 'validation_failed' : null);
   let content = '';
   if (code !== null) {
-    content = el('p', {}, escapeHtml(formErrorMessage(form, code, messages)));
+    // Only answers that would not be sent: the summary says so rather than "missing or not valid".
+    const notSent =
+      code === 'validation_failed' &&
+      fieldErrors.length > 0 &&
+      fieldErrors.every(([, e]) => e.code === 'not_applicable');
+    const message = notSent
+      ? messageFor(code, { variant: 'not_applicable', messages })
+      : formErrorMessage(form, code, messages, opts.retryAfter ?? null);
+    content = el('p', {}, escapeHtml(message));
     if (fieldErrors.length > 0) {
       const items = fieldErrors.map(([key, e]) => {
         const field = fieldsByKey.get(key);
@@ -187,7 +212,10 @@ function withParams(field: DeliveredField | undefined, e: FieldError, opts: Rend
   return Object.keys(params).length > 0 ? { ...e, params } : e;
 }
 
-function prefillOf(field: DeliveredField, opts: RenderOptions): PrefillValue | undefined {
+function prefillOf(
+  field: DeliveredField,
+  opts: Pick<RenderOptions, 'values' | 'query'>,
+): PrefillValue | undefined {
   const values = opts.values;
   if (values !== undefined && Object.hasOwn(values, field.key)) return values[field.key];
   if (field.type === 'hidden' && field.fromQuery !== undefined && opts.query !== undefined) {
@@ -245,6 +273,36 @@ function renderBody(
 
 function hiddenInput(name: string, value: string | undefined): string {
   return value === undefined ? '' : `<input${attrs({ type: 'hidden', name, value })}>`;
+}
+
+/** `_error_page=folio`; inside `<noscript>` for `folio-without-js`, so only a post without JavaScript carries it. */
+function errorPageInput(errorPage: RenderOptions['errorPage']): string {
+  if (errorPage === 'folio') return hiddenInput('_error_page', 'folio');
+  if (errorPage === 'folio-without-js') return el('noscript', {}, hiddenInput('_error_page', 'folio'));
+  return '';
+}
+
+/**
+ * `_drop=<key>` for each answer the visitor was told will not be sent (`not_applicable`): posted again, the form
+ * goes without them instead of being refused a second time.
+ */
+function dropInputs(opts: RenderOptions, fieldsByKey: ReadonlyMap<string, DeliveredField>): string {
+  return Object.entries(opts.fieldErrors ?? {})
+    .filter(([key, e]) => e.code === 'not_applicable' && fieldsByKey.has(key))
+    .map(([key]) => hiddenInput('_drop', key))
+    .join('');
+}
+
+/**
+ * The CSS that hides conditional fields until their conditions hold, for pages without JavaScript ('' when the
+ * form has no condition CSS can decide): for a site that puts it in its own stylesheet (`inlineStyle: false`).
+ */
+export function formStyle(
+  form: DeliveredForm,
+  opts: Pick<RenderOptions, 'idPrefix' | 'values' | 'query'>,
+): string {
+  const prefix = formPrefix(form.key, opts.idPrefix);
+  return noScriptConditions(form, prefix, (f) => prefillOf(f, opts)).css;
 }
 
 /** The spam trap (spec 3.2): out of sight and out of the tab order, hidden from assistive technology. */
@@ -314,19 +372,33 @@ export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
   }
   const fieldsByKey = new Map(form.fields.map((f) => [f.key, f]));
   const headingLevel = Math.min(6, Math.max(2, opts.headingLevel ?? 3));
-  const field = (f: DeliveredField): string =>
-    renderField(f, {
+  const conditions = noScriptConditions(form, prefix, (f) => prefillOf(f, opts));
+  const field = (f: DeliveredField): string => {
+    const error =
+      opts.fieldErrors !== undefined && Object.hasOwn(opts.fieldErrors, f.key)
+        ? withParams(f, opts.fieldErrors[f.key] ?? { code: 'error' }, opts)
+        : undefined;
+    // In words where CSS cannot decide, and beside an answer that would not be sent (it says why).
+    const when =
+      f.showIf !== undefined && (conditions.undecided.has(f.key) || error?.code === 'not_applicable')
+        ? conditionWords(f.showIf, fieldsByKey, messages)
+        : undefined;
+    return renderField(f, {
       prefix,
       messages,
       value: prefillOf(f, opts),
-      error:
-        opts.fieldErrors !== undefined && Object.hasOwn(opts.fieldErrors, f.key)
-          ? withParams(f, opts.fieldErrors[f.key] ?? { code: 'error' }, opts)
-          : undefined,
+      error,
       headingLevel,
       dateMin: f.type === 'date' ? dateBound(f.minDate, opts) : undefined,
       dateMax: f.type === 'date' ? dateBound(f.maxDate, opts) : undefined,
+      when,
+      needsPlaceholder: conditions.placeholders.has(f.key),
     });
+  };
+  const style =
+    conditions.css !== '' && opts.inlineStyle !== false
+      ? el('style', { nonce: opts.styleNonce }, conditions.css)
+      : '';
   const config: EmbeddedConfig = {
     form,
     prefix,
@@ -348,7 +420,8 @@ export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
   return el(
     'form',
     formAttrs,
-    el('script', { type: 'application/json', [DATA.config]: true }, jsonForScript(config)) +
+    style +
+      el('script', { type: 'application/json', [DATA.config]: true }, jsonForScript(config)) +
       alertHtml(form, opts, messages, prefix, fieldsByKey) +
       el('div', { class: 'folio-status', id: ids.status(prefix), role: 'status', [DATA.status]: true }) +
       renderBody(form, opts, prefix, field) +
@@ -356,6 +429,8 @@ export function renderForm(form: DeliveredForm, opts: RenderOptions): string {
       hiddenInput('_redirect', opts.redirect) +
       hiddenInput('_redirect_error', opts.redirectError) +
       hiddenInput('_page', opts.page) +
+      errorPageInput(opts.errorPage) +
+      dropInputs(opts, fieldsByKey) +
       honeypotHtml(form, prefix, messages) +
       turnstileHtml(form) +
       actionsHtml(form, messages),

@@ -1,17 +1,24 @@
 // One field of a delivered form as accessible HTML that works without JavaScript (spec 2.10): a native control
 // with its constraints, a label, help and an error slot wired with aria-describedby, choice groups as fieldsets.
 
-import { MAX_LENGTH, maxFilesOf } from '../../../src/forms/rules/index.js';
-import type { DeliveredField } from './definition.js';
+import { type FieldErrorCode, type FieldErrorParams, MAX_LENGTH, maxFilesOf } from '../rules/index.js';
+import type { DeliveredField } from '../definition/deliver.js';
 import { type AttrValue, attrs, el, escapeHtml, safeHttpUrl } from './html.js';
 import { DATA, ids } from './ids.js';
 import { type Messages, messageFor, text, variantOf } from './messages.js';
 
 export type PrefillValue = string | readonly string[] | boolean;
 
-// One FieldError from FolioApiError.fields to renderForm({ fieldErrors }) (issue 31).
-export type { FieldError } from '../types.js';
-import type { FieldError } from '../types.js';
+/**
+ * A field's problem as renderForm takes it: the code (spec 7.4) and its params. The client's `FieldError` (what
+ * `FolioApiError.fields` holds) has this shape, so an answer's errors go to the form unchanged.
+ */
+export interface FieldError {
+  code: FieldErrorCode | (string & {});
+  /** English, from the server; the renderer words errors by code and does not need it. */
+  message?: string;
+  params?: FieldErrorParams;
+}
 
 export interface FieldContext {
   prefix: string;
@@ -22,6 +29,10 @@ export interface FieldContext {
   /** minDate/maxDate resolved to dates; `today` is left out when the space's time zone is unknown */
   dateMin: string | undefined;
   dateMax: string | undefined;
+  /** when the field applies, in words (a condition CSS cannot decide without JavaScript, or a value not sent) */
+  when?: string | undefined;
+  /** a text-like control whose emptiness a condition reads: it needs a placeholder (conditions-css.ts) */
+  needsPlaceholder?: boolean;
 }
 
 // The server's phone check (field-checks.ts isTel) as an HTML pattern; the digit count (5–20) it also checks
@@ -84,6 +95,16 @@ function helpHtml(field: DeliveredField, ctx: FieldContext): string {
     : '';
 }
 
+/** The condition in words, for visitors without JavaScript (the enhancer removes it and decides itself). */
+function whenHtml(field: DeliveredField, ctx: FieldContext): string {
+  if (ctx.when === undefined) return '';
+  return el(
+    'p',
+    { class: 'folio-help folio-when', id: ids.when(ctx.prefix, field.key), [DATA.noJs]: true },
+    escapeHtml(ctx.when),
+  );
+}
+
 function errorHtml(field: DeliveredField, ctx: FieldContext): string {
   const e = ctx.error;
   const message = e
@@ -102,10 +123,11 @@ function errorHtml(field: DeliveredField, ctx: FieldContext): string {
   );
 }
 
-/** aria-describedby: the help, and the error while there is one. */
+/** aria-describedby: the help, the condition in words, and the error while there is one. */
 function describedBy(field: DeliveredField, ctx: FieldContext): string | undefined {
   const list = [
     field.help ? ids.help(ctx.prefix, field.key) : '',
+    ctx.when !== undefined ? ids.when(ctx.prefix, field.key) : '',
     ctx.error ? ids.error(ctx.prefix, field.key) : '',
   ];
   return list.filter(Boolean).join(' ') || undefined;
@@ -132,7 +154,8 @@ function controlAttrs(field: DeliveredField, ctx: FieldContext): Record<string, 
     required: nativeRequired(field),
     // Required once shown: said to assistive technology without blocking a plain post (nativeRequired).
     'aria-required': isRequired(field) && !nativeRequired(field) ? 'true' : undefined,
-    placeholder: field.placeholder,
+    // A blank placeholder where a condition reads the control's emptiness and the field has none of its own.
+    placeholder: field.placeholder ?? (ctx.needsPlaceholder === true ? ' ' : undefined),
     autocomplete: autocompleteFor(field),
     'aria-describedby': describedBy(field, ctx),
     'aria-invalid': ctx.error ? 'true' : undefined,
@@ -179,6 +202,7 @@ function inputField(field: DeliveredField, ctx: FieldContext): string {
     wrapperAttrs(field),
     el('label', { for: id, class: 'folio-label' }, labelText(field, ctx)) +
       helpHtml(field, ctx) +
+      whenHtml(field, ctx) +
       control +
       errorHtml(field, ctx),
   );
@@ -197,6 +221,7 @@ function selectField(field: DeliveredField, ctx: FieldContext): string {
     wrapperAttrs(field),
     el('label', { for: id, class: 'folio-label' }, labelText(field, ctx)) +
       helpHtml(field, ctx) +
+      whenHtml(field, ctx) +
       el('select', controlAttrs(field, ctx), options) +
       errorHtml(field, ctx),
   );
@@ -226,6 +251,7 @@ function groupField(field: DeliveredField, ctx: FieldContext): string {
     wrapperAttrs(field, { 'aria-describedby': describedBy(field, ctx) }),
     el('legend', { class: 'folio-label' }, labelText(field, ctx)) +
       helpHtml(field, ctx) +
+      whenHtml(field, ctx) +
       el('div', { class: 'folio-options' }, options) +
       errorHtml(field, ctx),
   );
@@ -250,6 +276,7 @@ function boxField(field: DeliveredField, ctx: FieldContext): string {
     wrapperAttrs(field),
     el('div', { class: 'folio-option' }, input + el('label', { for: id }, labelText(field, ctx)) + link) +
       helpHtml(field, ctx) +
+      whenHtml(field, ctx) +
       errorHtml(field, ctx),
   );
 }
@@ -284,6 +311,7 @@ function fileField(field: DeliveredField, ctx: FieldContext): string {
     wrapperAttrs(field),
     el('label', { for: id, class: 'folio-label' }, labelText(field, ctx)) +
       helpHtml(field, ctx) +
+      whenHtml(field, ctx) +
       input +
       noScript +
       errorHtml(field, ctx),

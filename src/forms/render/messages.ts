@@ -12,14 +12,8 @@ import {
   isMessageCode,
   messageKeys,
   variantFor,
-} from '../../../src/forms/rules/index.js';
-import type {
-  Catalog,
-  FieldErrorParams,
-  FieldType,
-  MessageCode,
-  MessageVariant,
-} from '../../../src/forms/rules/index.js';
+} from '../rules/index.js';
+import type { Catalog, FieldErrorParams, FieldType, MessageCode, MessageVariant } from '../rules/index.js';
 
 export { formatTemplate };
 

@@ -14,6 +14,7 @@ export const ids = {
   option: (prefix: string, key: string, index: number) => `${prefix}-f-${safeId(key)}-${index}`,
   help: (prefix: string, key: string) => `${prefix}-f-${safeId(key)}-help`,
   error: (prefix: string, key: string) => `${prefix}-f-${safeId(key)}-error`,
+  when: (prefix: string, key: string) => `${prefix}-f-${safeId(key)}-when`,
   alert: (prefix: string) => `${prefix}-alert`,
   status: (prefix: string) => `${prefix}-status`,
   honeypot: (prefix: string) => `${prefix}-hp`,
@@ -37,4 +38,6 @@ export const DATA = {
   noJs: 'data-folio-nojs',
   /** A control that cannot work without JavaScript: rendered disabled and hidden, the enhancer turns it on. */
   needsJs: 'data-folio-needs-js',
+  /** Set by the enhancer on a form it took over: the no-JavaScript condition rules step aside. */
+  enhanced: 'data-folio-enhanced',
 } as const;
