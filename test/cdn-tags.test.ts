@@ -135,6 +135,14 @@ describe.each(ENGINES)('CDN tags on %s (issue 16)', (engine) => {
     expect(currentGone.headers['cache-control']).toBe('no-store');
   });
 
+  it('keeps a pinned form with no opening or closing ahead immutable (spec 4.1), tagged by the form', async () => {
+    const saved = await t.api('PUT', '/forms/contact', { name: 'Contact', fields: [], settings: {} });
+    expect(saved.status).toBe(200);
+    const pinned = await read(`/forms/contact?cv=${saved.body.cv as number}`);
+    expect(pinned['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(tagsOf(pinned)).toContain(`${S}:form:contact`);
+  });
+
   it('ends an answer showing a form at its next opening or closing, pinned or not, and never calls it immutable', async () => {
     const closesAt = new Date(Date.now() + 6_000).toISOString();
     const saved = await t.api('PUT', '/forms/contact', {

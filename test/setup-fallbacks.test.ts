@@ -68,11 +68,14 @@ describe('the Debian packages the suite needs (test/setup/system-packages.ts)', 
     else process.env.FOLIO_TEST_NO_INSTALL = saved;
   });
 
-  it('checks redis-server and Chromium, which this run has (the setup installed them if they were missing)', async () => {
+  it('checks redis-server, Chromium, nginx and Varnish with xkey, which this run has (the setup installed them if missing)', async () => {
     const { SYSTEM_PACKAGES } = await import('./setup/system-packages.js');
     expect(SYSTEM_PACKAGES.map((p) => [p.name, p.present()])).toEqual([
       ['redis-server', true],
       ['chromium', true],
+      ['nginx', true],
+      ['varnish', true],
+      ['varnish-modules', true],
     ]);
   });
 

@@ -106,7 +106,7 @@ export function nextTransition(forms: readonly ShownForm[], now: number): number
 export interface CacheOptions {
   /** What the answer shows (docs/api.md "CDN tags"). */
   tags?: readonly string[] | Tags;
-  /** Forms the answer delivers: it is live (never immutable, tagged by form) and ends at their next transition. */
+  /** Forms the answer delivers: tagged by form; never immutable while one opens or closes ahead, and ends then. */
   forms?: readonly ShownForm[];
 }
 
@@ -114,8 +114,8 @@ export interface CacheOptions {
  * spec 1.2, 4.1: pinned responses are immutable, also for CDNs (`CDN-Cache-Control`, RFC 9213, and Fastly's
  * `Surrogate-Control`), and carry no tag a publish purges; current ones live 10 s in browsers and, where
  * CDN_MAX_AGE says purges are wired, that long in shared caches, tagged with what they show. An answer showing a
- * form is live whether pinned or not: its status moves with the clock and with submissions, so it is never
- * immutable, ends at the form's next opening or closing, and is tagged by the form (`form.submitted` purges it).
+ * form is tagged by the form (`form.submitted` purges it, as capacity fills); while the form's opening or closing
+ * lies ahead it is never immutable, pinned or not, and ends at that moment.
  * Previews are never cached.
  */
 export function cacheHeaders(
@@ -130,16 +130,18 @@ export function cacheHeaders(
     return;
   }
   const forms = options.forms ?? [];
-  const live = forms.length > 0;
   const now = Date.now();
   const until = nextTransition(forms, now);
   reply.request.folioExpiresAt = until;
   const left = until === null ? Infinity : Math.max(0, Math.floor((until - now) / 1000));
-  if (scope.pinned && !live) {
+  const formTags = space === undefined ? [] : forms.map((f) => cdnTag.of(space, 'form', f.key));
+  if (scope.pinned && until === null) {
     reply
       .header('cache-control', `public, max-age=${YEAR}, immutable`)
       .header('cdn-cache-control', `public, max-age=${YEAR}, immutable`)
       .header('surrogate-control', `max-age=${YEAR}`);
+    // A shown form's capacity still moves with submissions: its tag lets `form.submitted` reach the answer.
+    writeTags(reply, formTags);
     return;
   }
   const browser = Math.min(CURRENT_MAX_AGE, left);
@@ -154,7 +156,6 @@ export function cacheHeaders(
     reply.header('cdn-cache-control', `public, max-age=${age}`).header('surrogate-control', `max-age=${age}`);
   }
   if (space === undefined) return;
-  const formTags = forms.map((f) => cdnTag.of(space, 'form', f.key));
   if (scope.pinned) {
     // Pinned and live: only the forms' tags, which no publish of other documents sends.
     writeTags(reply, formTags);

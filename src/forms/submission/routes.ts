@@ -133,7 +133,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
         now: clock(),
       });
       const { spaceId, key } = request.params;
-      // A form's status moves with the clock and its submissions: live, ending at its next opening or closing.
+      // A form's status moves with the clock and its submissions: tagged by the form, ending at its next transition.
       cacheHeaders(reply, { view: { mode: 'published', cv: body.cv }, pinned }, spaceId, {
         forms: [{ key, opensAt: body.form.opensAt, closesAt: body.form.closesAt }],
       });
