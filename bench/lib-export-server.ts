@@ -14,7 +14,14 @@ import { runInNewContext } from 'node:vm';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { openRuntime } from '../src/cli/runtime.js';
 import { planColumns } from '../src/forms/export/columns.js';
-import { csvHeader, csvLine, type ExportRow, ndjsonLine } from '../src/forms/export/formats.js';
+import {
+  csvHeader,
+  csvLine,
+  type ExportLayout,
+  type ExportRow,
+  ndjsonLine,
+} from '../src/forms/export/formats.js';
+import { EXPORT_WORDS, fieldLabels } from '../src/forms/export/labels.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/config/config.js';
 import { benchValues, EXPORT_BUNDLE } from './lib-export-space.js';
@@ -93,7 +100,15 @@ async function bare(rows: number): Promise<void> {
     logController: new LogController({ disableRequestLogging: true }),
   });
   const fields = EXPORT_BUNDLE.forms[0]?.fields.map((f) => f.key) ?? [];
-  const columns = planColumns(fields, []);
+  // The export's default layout: headings and options in words, times in the space's zone.
+  const columns: ExportLayout = {
+    header: 'labels',
+    columns: planColumns(fields, []),
+    labels: fieldLabels([EXPORT_BUNDLE.forms[0]], 'en', {}),
+    words: EXPORT_WORDS.en,
+    timeZone: 'UTC',
+    people: new Map(),
+  };
   const start = Date.parse('2025-01-01T00:00:00.000Z');
   const row = (i: number): ExportRow => ({
     id: `sub_${String(i).padStart(20, '0')}`,
@@ -101,6 +116,7 @@ async function bare(rows: number): Promise<void> {
     folder: 'inbox',
     status: i % 4 === 0 ? 'done' : 'new',
     assignee: i % 10 === 0 ? 'Grace' : null,
+    assigneeId: null,
     page: '/contact',
     locale: 'en',
     values: benchValues(i),

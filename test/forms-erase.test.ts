@@ -164,7 +164,22 @@ describe.each(ENGINES)('erase and file downloads on %s', (engine) => {
         { form: 'newsletter', inbox: 1, spam: 0 },
         { form: 'old', inbox: 1, spam: 0 },
       ],
+      // The submissions it would delete, newest first, to open before deciding.
+      items: expect.any(Array),
     });
+    const found = res.body.items as { id: string; form: string; folder: string; createdAt: string }[];
+    expect(found.map((i) => [i.form, i.folder]).sort()).toEqual([
+      ['contact', 'inbox'],
+      ['contact', 'spam'],
+      ['newsletter', 'inbox'],
+      ['old', 'inbox'],
+    ]);
+    expect(found.map((i) => i.createdAt)).toEqual(
+      found
+        .map((i) => i.createdAt)
+        .sort()
+        .reverse(),
+    );
     const left = await t.store.db.selectFrom('submissions').select('id').execute();
     expect(left).toHaveLength(5);
   });

@@ -16,7 +16,7 @@ import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { emailForm } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
-import { storeScopedToken } from './helpers/tokens.js';
+import { storePerson, storeScopedToken } from './helpers/tokens.js';
 
 // Issue 11, the forms inbox: spec 3.1 (capacity counts stored non-spam submissions), 3.2 (spam folder 30 days;
 // retention deletes a submission with its notes and files), 4.5 (only `forms.read` sees submissions).
@@ -86,10 +86,15 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
   let t: FormsApp;
   let blobs: CrashingBlobs;
   let blobDir: string;
+  /** People of the space (management tokens standing for a person): whom submissions are assigned to. */
+  let ada: { id: string; token: string };
+  let bob: { id: string; token: string };
   beforeAll(async () => {
     blobDir = mkdtempSync(join(tmpdir(), 'folio-inbox-blobs-'));
     blobs = new CrashingBlobs(new LocalDirBlobStore(blobDir));
     t = await openFormsApp(engine, {}, { blobs });
+    ada = await storePerson(t.store, SPACE, 'Ada Lovelace', 'ada@example.com');
+    bob = await storePerson(t.store, SPACE, 'Bob');
   });
   afterAll(async () => {
     await t.close();
@@ -211,6 +216,8 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
         folder: 'inbox',
         status: 'new',
         assignee: null,
+        assigneeName: null,
+        read: false,
         values: { name: 'Ada', topics: ['a', 'b'] },
         page: null,
         locale: 'en',
@@ -226,7 +233,7 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
       });
     });
 
-    it('filters by status, by assignee exactly, and by no assignee (assignee=)', async () => {
+    it('filters by status, by the person assigned, and by no assignee (assignee=)', async () => {
       await seed('triage', [
         { id: 'sub_tri1', createdAt: '2026-03-01T10:00:00.000Z' },
         { id: 'sub_tri2', createdAt: '2026-03-01T10:00:01.000Z' },
@@ -234,15 +241,15 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
         { id: 'sub_tri4', createdAt: '2026-03-01T10:00:03.000Z' },
       ]);
       const patch = (id: string, body: unknown) => call('PATCH', `${base('triage')}/${id}`, body);
-      expect((await patch('sub_tri1', { status: 'read', assignee: 'Ada' })).status).toBe(200);
+      expect((await patch('sub_tri1', { status: 'read', assignee: ada.id })).status).toBe(200);
       expect((await patch('sub_tri2', { status: 'done' })).status).toBe(200);
-      expect((await patch('sub_tri3', { assignee: 'Bob' })).status).toBe(200);
+      expect((await patch('sub_tri3', { assignee: bob.id })).status).toBe(200);
       const cases: [string, string[]][] = [
         ['status=new', ['sub_tri3', 'sub_tri4']],
         ['status=read,done', ['sub_tri1', 'sub_tri2']],
         ['status=archived', []],
-        ['assignee=Ada', ['sub_tri1']],
-        ['assignee=ada', []],
+        [`assignee=${ada.id}`, ['sub_tri1']],
+        [`assignee=${bob.id}`, ['sub_tri3']],
         ['assignee=', ['sub_tri2', 'sub_tri4']],
         ['status=new&assignee=', ['sub_tri4']],
       ];
@@ -357,7 +364,8 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
         ['field[bad%20key]=x', 'field[bad key]'],
         ['field[a]=x&field[a]=y', 'field[a]'],
         [elevenFields, 'field'],
-        ['sort=createdAt', 'sort'],
+        ['sort=name', 'sort'],
+        ['assignee=Ada', 'assignee'],
         ['token=abc', 'token'],
         ['limit=0', 'limit'],
         ['limit=201', 'limit'],
@@ -425,7 +433,7 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
         'done',
       );
       expect(
-        (await call('POST', `${base('gone')}/bulk`, { action: 'assign', assignee: 'Ada', ids: [id] })).body,
+        (await call('POST', `${base('gone')}/bulk`, { action: 'assign', assignee: ada.id, ids: [id] })).body,
       ).toEqual({ count: 1 });
       for (const res of [
         await call('GET', base('never')),
@@ -449,12 +457,13 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
       t.clock.current = new Date(t.clock.current.getTime() + 1000);
       const patched = await call('PATCH', `${base('detail')}/sub_det1`, {
         status: 'done',
-        assignee: '  Ada L.  ',
+        assignee: ada.id,
       });
       expect(patched.status).toBe(200);
       expect(patched.body.submission).toMatchObject({
         status: 'done',
-        assignee: 'Ada L.',
+        assignee: ada.id,
+        assigneeName: 'Ada Lovelace',
         updatedAt: t.clock.current.toISOString(),
         values: { name: 'Ada' },
         notes: [],
@@ -485,6 +494,8 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
         [{ assignee: 'x'.repeat(201) }, 'assignee'],
         [{ assignee: 7 }, 'assignee'],
         [{ assignee: 'a\u0000b' }, 'assignee'],
+        // An id, but nobody of this space.
+        [{ assignee: 'tok_nobodyhere00000001' }, 'assignee'],
       ];
       for (const [body, member] of cases) {
         const res = await t.inject({
@@ -650,21 +661,21 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
         'no-store',
       ]);
       expect((await row('sub_bo1'))?.status).toBe('new');
-      expect((await bulk({ action: 'assign', assignee: 'Ada', ids: ['sub_b3', 'sub_b3'] })).body).toEqual({
+      expect((await bulk({ action: 'assign', assignee: ada.id, ids: ['sub_b3', 'sub_b3'] })).body).toEqual({
         count: 1,
       });
       expect(await sorted('bulk', 'status=done')).toEqual(['sub_b1', 'sub_b2']);
-      expect(await sorted('bulk', 'assignee=Ada')).toEqual(['sub_b3']);
+      expect(await sorted('bulk', `assignee=${ada.id}`)).toEqual(['sub_b3']);
 
       // By filter: every match, whatever the list's limit would be.
       const byFilter = await bulk({
         action: 'assign',
-        assignee: 'Bob',
+        assignee: bob.id,
         filter: { 'field[topic]': 'general' },
       });
       expect(byFilter.body).toEqual({ count: 2 });
-      expect(await sorted('bulk', 'assignee=Bob')).toEqual(['sub_b3', 'sub_b4']);
-      expect((await bulk({ action: 'assign', assignee: null, filter: { assignee: 'Bob' } })).body).toEqual({
+      expect(await sorted('bulk', `assignee=${bob.id}`)).toEqual(['sub_b3', 'sub_b4']);
+      expect((await bulk({ action: 'assign', assignee: null, filter: { assignee: bob.id } })).body).toEqual({
         count: 2,
       });
       expect(await sorted('bulk', 'assignee=')).toEqual(['sub_b1', 'sub_b2', 'sub_b3', 'sub_b4']);
@@ -923,7 +934,11 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
       const note = (await call('POST', `${url}/sub_aud1/notes`, { text: 'secret note', author: 'Ada' })).body
         .note;
       await call('DELETE', `${url}/sub_aud1/notes/${note.id}`);
-      await call('POST', `${url}/bulk`, { action: 'assign', assignee: 'Bob', ids: ['sub_aud1', 'sub_aud2'] });
+      await call('POST', `${url}/bulk`, {
+        action: 'assign',
+        assignee: bob.id,
+        ids: ['sub_aud1', 'sub_aud2'],
+      });
       await call('POST', `${url}/bulk`, { action: 'spam', filter: { q: 'secret-bob' } });
       // Changing nothing records nothing.
       await call('POST', `${url}/bulk`, { action: 'status', status: 'done', filter: { status: 'archived' } });
@@ -945,7 +960,7 @@ describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
         { action: 'submissions.updated', details: { count: 1, submission: 'sub_aud1', status: 'read' } },
         { action: 'submission.note_added', details: { submission: 'sub_aud1', note: note.id } },
         { action: 'submission.note_deleted', details: { submission: 'sub_aud1', note: note.id } },
-        { action: 'submissions.updated', details: { count: 2, assignee: 'Bob' } },
+        { action: 'submissions.updated', details: { count: 2, assignee: bob.id } },
         { action: 'submissions.updated', details: { count: 1, folder: 'spam', skipped: 0 } },
         { action: 'submissions.deleted', details: { count: 1 } },
         { action: 'submissions.deleted', details: { count: 1, submission: 'sub_aud1' } },

@@ -10,7 +10,7 @@ import type { FormDefinition } from '../src/forms/rules/index.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { formClient, type FormsApp, formsHttp, openFormsApp } from './helpers/forms.js';
-import { storeScopedToken } from './helpers/tokens.js';
+import { storePerson, storeScopedToken } from './helpers/tokens.js';
 
 const SPACE = 'spc_test';
 const M = `/v1/spaces/${SPACE}`;
@@ -220,7 +220,8 @@ describe.each(ENGINES)('inbox reads on %s', (engine) => {
     await seed('survey', 'sub_act1', '2026-03-15T09:00:00.000Z');
     await seed('survey', 'sub_act2', '2026-03-15T09:00:01.000Z');
     const base = `${M}/forms/survey/submissions`;
-    expect((await manage('PATCH' as 'PUT', `${base}/sub_act1`, { assignee: 'Bo' })).status).toBe(200);
+    const bo = await storePerson(t.store, SPACE, 'Bo');
+    expect((await manage('PATCH' as 'PUT', `${base}/sub_act1`, { assignee: bo.id })).status).toBe(200);
     t.clock.current = new Date(t.clock.current.getTime() + 1000);
     expect((await manage('POST', `${base}/sub_act1/notes`, { text: 'hi', author: 'Bo' })).status).toBe(201);
     expect((await manage('PATCH' as 'PUT', `${base}/sub_act2`, { status: 'read' })).status).toBe(200);
@@ -230,7 +231,7 @@ describe.each(ENGINES)('inbox reads on %s', (engine) => {
       'submissions.updated',
       'submission.note_added',
     ]);
-    expect(res.body.items[0]).toMatchObject({ details: { submission: 'sub_act1', assignee: 'Bo' } });
+    expect(res.body.items[0]).toMatchObject({ details: { submission: 'sub_act1', assignee: bo.id } });
     expect((await manage('GET', `${base}/sub_nope/activity`)).status).toBe(404);
   });
 });

@@ -242,6 +242,7 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
         scopes: [...SCOPES],
         allScopes: true,
         createdAt: expect.any(String),
+        person: null,
       });
       const pub = res.body.tokens.find((x: { hint: string }) => x.hint === tokenHint(TOKENS.public));
       expect([pub.kind, pub.scopes, pub.allScopes]).toEqual(['public', null, false]);
@@ -426,6 +427,7 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
           id: expect.stringMatching(/^act_/),
           at: expect.any(String),
           actor: adminId,
+          actorName: null,
           action: item.action,
           subject: item.subject,
           details: expect.any(Object),

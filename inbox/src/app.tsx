@@ -1,6 +1,7 @@
-// The page: sign-in, then the screens of the routes. What is offered follows the token's scopes; the API checks
-// them regardless.
+// The page: sign-in, then the screens of the routes, in the owner's language (chosen from the browser, switchable).
+// What is offered follows the token's scopes; the API checks them regardless.
 
+import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, forgetSession, useSession } from './api.js';
 import { Charts } from './charts.js';
@@ -12,15 +13,55 @@ import { List } from './list.js';
 import { OverviewScreen } from './overview.js';
 import { readSession, type Session } from './read.js';
 import { useRoute } from './router.js';
+import { initialLang, type Lang, LANG_NAMES, LANGS, setLang, t } from './i18n/index.js';
+
+function LanguageSwitch(props: { lang: Lang; onChange: (lang: Lang) => void }) {
+  return (
+    <span class="lang">
+      <label for="lang" class="visually-hidden">
+        {t('language')}
+      </label>
+      <select
+        id="lang"
+        value={props.lang}
+        onChange={(e) => {
+          const value = (e.currentTarget as HTMLSelectElement).value; // this select
+          const lang = LANGS.find((l) => l === value);
+          if (lang) props.onChange(lang);
+        }}
+      >
+        {LANGS.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANG_NAMES[l]}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
 
 type State = { kind: 'loading' } | { kind: 'signed-out'; notice: string } | { kind: 'in'; session: Session };
 
 export function App() {
+  const [lang, chooseLang] = useState<Lang>(() => {
+    const l = initialLang();
+    setLang(l, false);
+    return l;
+  });
+  const switchLang = (l: Lang) => {
+    setLang(l, true);
+    chooseLang(l);
+  };
+  return <Page key={lang} lang={lang} onLang={switchLang} />;
+}
+
+/** Everything under one language: a switch remounts it, so every word and date is rendered again. */
+function Page(props: { lang: Lang; onLang: (lang: Lang) => void }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [help, setHelp] = useState(false);
   const ended = () => {
     forgetSession();
-    setState({ kind: 'signed-out', notice: 'Your session has ended. Sign in again.' });
+    setState({ kind: 'signed-out', notice: t('sessionEnded') });
   };
   const enter = (body: unknown) => {
     const session = readSession(body);
@@ -34,11 +75,16 @@ export function App() {
   }, []);
   useKeys({ '?': () => setHelp((h) => !h) });
 
-  if (state.kind === 'loading') return <p class="loading">Loading…</p>;
-  if (state.kind === 'signed-out') return <SignIn notice={state.notice} onIn={enter} />;
+  const switcher = <LanguageSwitch lang={props.lang} onChange={props.onLang} />;
+  if (state.kind === 'loading') return <p class="loading">{t('loading')}</p>;
+  if (state.kind === 'signed-out') return <SignIn notice={state.notice} onIn={enter} switcher={switcher} />;
   return (
     <>
-      <Header session={state.session} onOut={() => setState({ kind: 'signed-out', notice: 'Signed out.' })} />
+      <Header
+        session={state.session}
+        switcher={switcher}
+        onOut={() => setState({ kind: 'signed-out', notice: t('signedOut') })}
+      />
       <main id="main" tabIndex={-1}>
         <Screen session={state.session} />
       </main>
@@ -47,7 +93,7 @@ export function App() {
   );
 }
 
-function SignIn(props: { notice: string; onIn: (body: unknown) => void }) {
+function SignIn(props: { notice: string; onIn: (body: unknown) => void; switcher: JSX.Element }) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
@@ -64,9 +110,7 @@ function SignIn(props: { notice: string; onIn: (body: unknown) => void }) {
       props.onIn(body);
     } catch (err) {
       setError(
-        err instanceof ApiError && err.status === 401
-          ? 'That is not a management token.'
-          : String((err as Error).message),
+        err instanceof ApiError && err.status === 401 ? t('tokenRefused') : String((err as Error).message),
       );
     } finally {
       setBusy(false);
@@ -74,18 +118,18 @@ function SignIn(props: { notice: string; onIn: (body: unknown) => void }) {
   };
   return (
     <main class="signin">
-      <h1>Folio inbox</h1>
+      <p class="signin-lang">{props.switcher}</p>
+      <h1>{t('appName')}</h1>
       {props.notice !== '' && (
         <p class="notice" role="status">
           {props.notice}
         </p>
       )}
       <form onSubmit={submit} aria-describedby="signin-help">
-        <label for="token">Management token</label>
+        <label for="token">{t('managementToken')}</label>
         <input id="token" name="token" type="password" autoComplete="off" required spellcheck={false} />
         <p id="signin-help" class="help">
-          A management token of your space (<code>folio_mgt_…</code>). It is exchanged for a session cookie
-          and not kept by this page.
+          {t('signInHelp')}
         </p>
         {error !== '' && (
           <p class="error" role="alert">
@@ -93,14 +137,14 @@ function SignIn(props: { notice: string; onIn: (body: unknown) => void }) {
           </p>
         )}
         <button type="submit" disabled={busy}>
-          Sign in
+          {t('signIn')}
         </button>
       </form>
     </main>
   );
 }
 
-function Header(props: { session: Session; onOut: () => void }) {
+function Header(props: { session: Session; onOut: () => void; switcher: JSX.Element }) {
   const { session } = props;
   const signOut = async () => {
     try {
@@ -113,20 +157,23 @@ function Header(props: { session: Session; onOut: () => void }) {
   return (
     <header class="top">
       <a class="skip" href="#main">
-        Skip to content
+        {t('skipToContent')}
       </a>
       <p class="brand">
-        <a href="#/">{session.spaceName || 'Folio'} inbox</a>
+        <a href="#/">{t('spaceInbox', { space: session.spaceName || 'Folio' })}</a>
       </p>
-      <nav aria-label="Main">
-        <a href="#/">Forms</a>
-        {session.scopes.includes('forms.read') && <a href="#/charts">Charts</a>}
-        {session.scopes.includes('forms.erase') && <a href="#/erase">Erase</a>}
+      <nav aria-label={t('mainNav')}>
+        <a href="#/">{t('forms')}</a>
+        {session.scopes.includes('forms.read') && <a href="#/charts">{t('charts')}</a>}
+        {session.scopes.includes('forms.erase') && <a href="#/erase">{t('erase')}</a>}
       </nav>
       <p class="who">
-        <span class="token-name">{session.tokenName}</span>
+        {props.switcher}
+        <span class="token-name">
+          <bdi>{session.person?.name ?? session.tokenName}</bdi>
+        </span>
         <button type="button" class="link" onClick={signOut}>
-          Sign out
+          {t('signOut')}
         </button>
       </p>
     </header>
@@ -139,11 +186,8 @@ function Screen(props: { session: Session }) {
   if (!session.scopes.includes('forms.read') && route.name !== 'erase')
     return (
       <section>
-        <h1>No submissions for this token</h1>
-        <p>
-          This token does not have the <code>forms.read</code> scope, so it sees no submissions. Sign in with
-          a token that has it.
-        </p>
+        <h1>{t('noSubmissionsTitle')}</h1>
+        <p>{t('noSubmissionsText')}</p>
       </section>
     );
   switch (route.name) {

@@ -5,6 +5,8 @@
 import { useEffect } from 'preact/hooks';
 import type { Overview, Session } from './read.js';
 import { useOverview } from './overview.js';
+import { t } from './i18n/index.js';
+import { setTitle } from './list.js';
 
 export function Sparkline(props: { values: number[]; label: string }) {
   const { values } = props;
@@ -42,9 +44,14 @@ function DailyChart(props: { overview: Overview; id: string }) {
         aria-labelledby={`${props.id}-t ${props.id}-d`}
         preserveAspectRatio="xMidYMid meet"
       >
-        <title id={`${props.id}-t`}>Submissions per day per form</title>
+        <title id={`${props.id}-t`}>{t('chartDailyTitle')}</title>
         <desc id={`${props.id}-d`}>
-          {`${total} submissions to ${forms.length} forms from ${overview.dates[0] ?? ''} to ${overview.dates[n - 1] ?? ''}; the table below has every number.`}
+          {t('chartDailyDesc', {
+            total,
+            forms: forms.length,
+            from: overview.dates[0] ?? '',
+            to: overview.dates[n - 1] ?? '',
+          })}
         </desc>
         <line class="axis" x1={pad.l} y1={h - pad.b} x2={w - pad.r} y2={h - pad.b} />
         <line class="axis" x1={pad.l} y1={pad.t} x2={pad.l} y2={h - pad.b} />
@@ -78,13 +85,13 @@ function DailyChart(props: { overview: Overview; id: string }) {
         </ul>
       </figcaption>
       <details>
-        <summary>Submissions per day as a table</summary>
+        <summary>{t('chartDailyTable')}</summary>
         <div class="scroll">
           <table>
-            <caption>Submissions per day and form (inbox)</caption>
+            <caption>{t('chartDailyCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Day</th>
+                <th scope="col">{t('day')}</th>
                 {forms.map((f) => (
                   <th scope="col" key={f.key}>
                     {f.name}
@@ -126,9 +133,10 @@ function SpamShare(props: { overview: Overview }) {
   return (
     <figure>
       <svg class="chart" viewBox={`0 0 ${w} ${h}`} role="img" aria-labelledby="spam-t spam-d">
-        <title id="spam-t">Spam share per form</title>
+        <title id="spam-t">{t('chartSpamTitle')}</title>
         <desc id="spam-d">
-          {rows.map((r) => `${r.name}: ${Math.round(r.share * 100)}% spam`).join('; ') || 'No submissions.'}
+          {rows.map((r) => `${r.name}: ${t('spamPercent', { n: Math.round(r.share * 100) })}`).join('; ') ||
+            t('noSubmissions')}
         </desc>
         {rows.map((r, i) => (
           <g key={r.key} transform={`translate(0 ${10 + i * (bar + 10)})`}>
@@ -144,20 +152,20 @@ function SpamShare(props: { overview: Overview }) {
         ))}
       </svg>
       <details>
-        <summary>Spam share as a table</summary>
+        <summary>{t('chartSpamTable')}</summary>
         <table>
-          <caption>Inbox and spam submissions per form</caption>
+          <caption>{t('chartSpamCaption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Form</th>
+              <th scope="col">{t('form')}</th>
               <th scope="col" class="num">
-                Inbox
+                {t('inbox')}
               </th>
               <th scope="col" class="num">
-                Spam
+                {t('spam')}
               </th>
               <th scope="col" class="num">
-                Spam share
+                {t('spamShare')}
               </th>
             </tr>
           </thead>
@@ -179,18 +187,16 @@ function SpamShare(props: { overview: Overview }) {
 
 export function Charts(props: { session: Session; days: 30 | 90 }) {
   const { overview, error } = useOverview(props.session, props.days);
-  useEffect(() => {
-    document.title = 'Charts · Folio inbox';
-  }, []);
+  useEffect(() => setTitle(0, t('charts')), []);
   return (
     <section aria-labelledby="charts-title">
-      <h1 id="charts-title">Submissions over {props.days} days</h1>
-      <nav aria-label="Period" class="tabs">
+      <h1 id="charts-title">{t('chartsTitle', { days: props.days })}</h1>
+      <nav aria-label={t('period')} class="tabs">
         <a href="#/charts?days=30" aria-current={props.days === 30 ? 'page' : undefined}>
-          30 days
+          {t('daysN', { n: 30 })}
         </a>
         <a href="#/charts?days=90" aria-current={props.days === 90 ? 'page' : undefined}>
-          90 days
+          {t('daysN', { n: 90 })}
         </a>
       </nav>
       {error !== '' && (
@@ -199,14 +205,14 @@ export function Charts(props: { session: Session; days: 30 | 90 }) {
         </p>
       )}
       {overview === null ? (
-        <p class="loading">Loading…</p>
+        <p class="loading">{t('loading')}</p>
       ) : (
         <>
-          <h2>Per day and form</h2>
+          <h2>{t('perDayAndForm')}</h2>
           <DailyChart overview={overview} id="daily" />
-          <h2>Spam share</h2>
+          <h2>{t('spamShare')}</h2>
           <SpamShare overview={overview} />
-          <p class="help">Days in {overview.timeZone}.</p>
+          <p class="help">{t('daysIn', { zone: overview.timeZone })}</p>
         </>
       )}
     </section>

@@ -1,7 +1,9 @@
-// A modal <dialog> (focus moves into it, Escape closes it), for confirmations and the shortcut help.
+// A modal <dialog> (focus moves into it, Escape closes it), for confirmations and the shortcut help. Each dialog's
+// title has its own id (two dialogs on one page must not share one).
 
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
+import { t } from './i18n/index.js';
 
 export function Dialog(props: {
   title: string;
@@ -10,6 +12,7 @@ export function Dialog(props: {
   children: ComponentChildren;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = `dialog-${useId()}`;
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -17,8 +20,8 @@ export function Dialog(props: {
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onClose={props.onClose}>
-      <h2 id="dialog-title">{props.title}</h2>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose}>
+      <h2 id={titleId}>{props.title}</h2>
       {props.children}
     </dialog>
   );
@@ -26,36 +29,36 @@ export function Dialog(props: {
 
 export function HelpDialog(props: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog title="Keyboard shortcuts" open={props.open} onClose={props.onClose}>
+    <Dialog title={t('shortcutsTitle')} open={props.open} onClose={props.onClose}>
       <dl class="keys">
         <dt>
           <kbd>j</kbd> / <kbd>k</kbd>
         </dt>
-        <dd>Next / previous submission</dd>
+        <dd>{t('keyNextPrevious')}</dd>
         <dt>
-          <kbd>o</kbd> or <kbd>Enter</kbd>
+          <kbd>o</kbd> / <kbd>Enter</kbd>
         </dt>
-        <dd>Open the current submission</dd>
+        <dd>{t('keyOpen')}</dd>
         <dt>
           <kbd>x</kbd>
         </dt>
-        <dd>Select the current submission</dd>
+        <dd>{t('keySelect')}</dd>
         <dt>
           <kbd>e</kbd>
         </dt>
-        <dd>Mark done</dd>
+        <dd>{t('keyDone')}</dd>
         <dt>
           <kbd>u</kbd>
         </dt>
-        <dd>Back to the list</dd>
+        <dd>{t('keyBack')}</dd>
         <dt>
           <kbd>?</kbd>
         </dt>
-        <dd>This help</dd>
+        <dd>{t('keyHelp')}</dd>
       </dl>
-      <p>Shortcuts do nothing while you type in a field. Everything is also reachable with Tab.</p>
+      <p>{t('keysWhileTyping')}</p>
       <form method="dialog">
-        <button>Close</button>
+        <button>{t('close')}</button>
       </form>
     </Dialog>
   );

@@ -1,11 +1,14 @@
-// Erase by email (issue 32 item 6; spec 4.5): a dry run counts first, the counts are shown, and only a confirmed
-// second call deletes.
+// Erase by email (issue 32 item 6, issue 40 item 8; spec 4.5): a dry run counts first and lists the submissions
+// it would delete (each a link to open it), and only a confirmed second call deletes.
 
 import { useEffect, useState } from 'preact/hooks';
 import { call, spacePath } from './api.js';
 import { Dialog } from './dialog.js';
-import { plural } from './format.js';
+import { formatTime, plural } from './format.js';
+import { t } from './i18n/index.js';
+import { setTitle } from './list.js';
 import { type EraseCounts, readErase, type Session } from './read.js';
+import { detailHref } from './router.js';
 
 export function Erase(props: { session: Session }) {
   const { session } = props;
@@ -15,16 +18,12 @@ export function Erase(props: { session: Session }) {
   const [done, setDone] = useState<EraseCounts | null>(null);
   const [error, setError] = useState('');
   const path = spacePath(session.spaceId, 'forms', 'erase');
-  useEffect(() => {
-    document.title = 'Erase · Folio inbox';
-  }, []);
+  useEffect(() => setTitle(0, t('eraseTitle')), []);
   if (!session.scopes.includes('forms.erase'))
     return (
       <section>
-        <h1>Erase by email</h1>
-        <p>
-          This token does not have the <code>forms.erase</code> scope.
-        </p>
+        <h1>{t('eraseTitle')}</h1>
+        <p>{t('eraseNoScope')}</p>
       </section>
     );
 
@@ -53,18 +52,14 @@ export function Erase(props: { session: Session }) {
 
   return (
     <section aria-labelledby="erase-title">
-      <h1 id="erase-title">Erase by email</h1>
-      <p>
-        A visitor asked to be forgotten. Every submission whose email fields hold the address, in the inbox
-        and in spam, is deleted with its notes and files. The activity log records the counts, never the
-        address.
-      </p>
+      <h1 id="erase-title">{t('eraseTitle')}</h1>
+      <p>{t('eraseIntro')}</p>
       <form class="erase" onSubmit={dryRun}>
         <div class="field grow">
-          <label for="e-email">Email address</label>
+          <label for="e-email">{t('emailAddress')}</label>
           <input id="e-email" name="email" type="email" required maxLength={320} />
         </div>
-        <button type="submit">Count submissions</button>
+        <button type="submit">{t('countSubmissions')}</button>
       </form>
       {error !== '' && (
         <p role="alert" class="error">
@@ -74,59 +69,57 @@ export function Erase(props: { session: Session }) {
       <div aria-live="polite">
         {counts !== null && (
           <div class="dry-run">
-            <h2>Dry run for {email}</h2>
-            <p>
-              {plural(counts.submissions, 'submission')} and {plural(counts.files, 'file')} would be deleted.
-            </p>
-            {counts.forms.length > 0 && (
+            <h2>
+              {t('dryRunFor')} <bdi>{email}</bdi>
+            </h2>
+            <p>{plural(counts.submissions, 'wouldDelete', { files: plural(counts.files, 'file') })}</p>
+            {counts.items.length > 0 && (
               <table>
-                <caption>Per form</caption>
+                <caption>{t('theseSubmissions')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Form</th>
-                    <th scope="col" class="num">
-                      Inbox
-                    </th>
-                    <th scope="col" class="num">
-                      Spam
-                    </th>
+                    <th scope="col">{t('received')}</th>
+                    <th scope="col">{t('form')}</th>
+                    <th scope="col">{t('folder')}</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {counts.forms.map((f) => (
-                    <tr key={f.form}>
-                      <th scope="row">{f.form}</th>
-                      <td class="num">{f.inbox}</td>
-                      <td class="num">{f.spam}</td>
+                  {counts.items.map((i) => (
+                    <tr key={i.id}>
+                      <td>
+                        <a href={detailHref(i.form, i.id)}>{formatTime(i.createdAt, session.timeZone)}</a>
+                      </td>
+                      <td>{i.form}</td>
+                      <td>{i.folder === 'spam' ? t('spam') : t('inbox')}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             )}
+            {counts.submissions > counts.items.length && (
+              <p class="help">{t('moreNotListed', { n: counts.submissions - counts.items.length })}</p>
+            )}
             {counts.submissions > 0 && (
               <button type="button" class="danger" onClick={() => setConfirm(true)}>
-                Erase {plural(counts.submissions, 'submission')}…
+                {plural(counts.submissions, 'eraseCount')}
               </button>
             )}
           </div>
         )}
         {done !== null && (
           <p class="notice" role="status">
-            Erased {plural(done.submissions, 'submission')} and {plural(done.files, 'file')}.
+            {plural(done.submissions, 'erased', { files: plural(done.files, 'file') })}
           </p>
         )}
       </div>
-      <Dialog title="Erase for good?" open={confirm} onClose={() => setConfirm(false)}>
-        <p>
-          {plural(counts?.submissions ?? 0, 'submission')} of {email} will be deleted with their notes and
-          files. This cannot be undone.
-        </p>
+      <Dialog title={t('eraseConfirmTitle')} open={confirm} onClose={() => setConfirm(false)}>
+        <p>{plural(counts?.submissions ?? 0, 'eraseWarning', { email })}</p>
         <div class="actions">
           <button type="button" class="danger" onClick={() => void erase()}>
-            Erase
+            {t('erase')}
           </button>
           <button type="button" onClick={() => setConfirm(false)}>
-            Cancel
+            {t('cancel')}
           </button>
         </div>
       </Dialog>

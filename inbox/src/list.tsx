@@ -1,54 +1,121 @@
-// A form's submissions (issue 32 items 4 and 8): folder tabs, filters, search, keyset "load more", bulk actions on
-// the selected ones, export of the current filter, and new submissions as they arrive (a poll keyed on the newest
-// one shown, announced in a live region).
+// A form's submissions (issue 32 items 4 and 8, issue 40 items 1–4): folder tabs, filters (options by label, the
+// person assigned, the order), the total that matches, rows that read well (who, their address as a reply link,
+// the choice, a preview, unread in bold), keyset "load more", bulk actions on the selected ones (a bar that stays in
+// view), export of the current filter, and new submissions as they arrive (a poll keyed on the newest one shown).
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, query, spacePath } from './api.js';
 import { Dialog } from './dialog.js';
 import { FilterForm } from './filter-form.js';
-import { apiFilters } from './filters.js';
-import { formatTime, plural } from './format.js';
+import { apiFilters, apiSort } from './filters.js';
+import { formatTime, plural, relativeTime, replyHref } from './format.js';
+import { type FormInfo, rowText, useFormInfo, usePeople } from './form-info.js';
+import { currentLang, t } from './i18n/index.js';
 import { useKeys } from './keys.js';
 import { rememberList } from './lists.js';
-import { type Item, isRecord, readPage, type Session, STATUSES } from './read.js';
+import { isRecord, isStatus, type Item, type Page, readPage, type Session, STATUSES } from './read.js';
 import { detailHref, formHref } from './router.js';
 
 const PAGE = 50;
 const POLL_MS = 10_000;
 
-/** A line that says what the submission is about: its first few short text values. */
-function summary(item: Item): string {
-  const parts = Object.values(item.values)
-    .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
-    .map(String)
-    .filter((v) => !v.startsWith('fup_'))
-    .slice(0, 3);
-  const text = parts.join(' · ');
-  return text.length > 140 ? `${text.slice(0, 139)}…` : text || '(no text values)';
-}
-
-export function useFormName(session: Session, form: string): string {
-  const [name, setName] = useState(form);
-  useEffect(() => {
-    call('GET', spacePath(session.spaceId, 'forms', form))
-      .then((body) => {
-        const f = isRecord(body) && isRecord(body.form) ? body.form : {};
-        if (typeof f.name === 'string') setName(f.name);
-      })
-      .catch(() => setName(form));
-  }, [session.spaceId, form]);
-  return name;
+/** The tab's title: the unread count first, so a background tab says what waits. */
+export function setTitle(unread: number, ...parts: string[]): void {
+  document.title = `${unread > 0 ? `(${unread}) ` : ''}${[...parts, t('appName')].join(' · ')}`;
 }
 
 type Pending = { action: 'delete' } | null;
 
+function Row(props: {
+  item: Item;
+  index: number;
+  current: boolean;
+  selected: boolean;
+  info: FormInfo;
+  session: Session;
+  params: URLSearchParams;
+  form: string;
+  now: number;
+  onToggle: () => void;
+  onFocus: () => void;
+}) {
+  const { item, info, session } = props;
+  const text = rowText(info.labels, item.values);
+  const reply = replyHref(text.email, info.name);
+  const exact = `${formatTime(item.createdAt, session.timeZone)} (${session.timeZone})`;
+  const classes = [props.current ? 'current' : '', item.read ? '' : 'unread'].filter((c) => c !== '');
+  return (
+    <li class={classes.join(' ') || undefined}>
+      <input
+        type="checkbox"
+        id={`sel-${item.id}`}
+        checked={props.selected}
+        onChange={props.onToggle}
+        aria-label={t('selectSubmissionOf', { time: exact })}
+      />
+      <div class="row-body">
+        {/* Visitors' words are isolated (bdi, dir=auto): a right-to-left override in a name cannot reorder the
+            address or the choice after it on the same line. */}
+        <p class="line">
+          <a
+            id={`row-${props.index}`}
+            href={detailHref(props.form, item.id, props.params)}
+            onFocus={props.onFocus}
+            class="row-link"
+          >
+            <bdi class="title">{text.title || t('noText')}</bdi>
+            {!item.read && <span class="visually-hidden"> {t('unreadMark')}</span>}
+          </a>
+          {reply !== null && (
+            <>
+              {' '}
+              <a class="reply" href={reply}>
+                <bdi>{text.email}</bdi>
+              </a>
+            </>
+          )}
+          {text.choice !== null && (
+            <>
+              {' '}
+              <span class="choice">
+                <bdi>{text.choice}</bdi>
+              </span>
+            </>
+          )}
+        </p>
+        {text.preview !== null && (
+          <p class="preview" dir="auto">
+            {text.preview.length > 160 ? `${text.preview.slice(0, 159)}…` : text.preview}
+          </p>
+        )}
+        <p class="meta">
+          <span class={`badge st-${item.status}`}>{t(`status_${item.status}`)}</span>
+          {item.assigneeName !== null && (
+            <span class="assignee">
+              → <bdi>{item.assigneeName}</bdi>
+            </span>
+          )}
+          {item.noteCount > 0 && <span class="notes">{plural(item.noteCount, 'note')}</span>}
+          <time dateTime={item.createdAt} title={exact}>
+            {relativeTime(item.createdAt, props.now)}
+          </time>
+        </p>
+      </div>
+    </li>
+  );
+}
+
 export function List(props: { session: Session; form: string; params: URLSearchParams }) {
   const { session, form, params } = props;
   const filters = apiFilters(params, session.timeZone);
+  const sort = apiSort(params);
   const listKey = params.toString();
-  const name = useFormName(session, form);
+  const info = useFormInfo(session, form);
+  const people = usePeople(session);
   const [items, setItems] = useState<Item[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
+  const [total, setTotal] = useState(0);
+  const [unread, setUnread] = useState(0);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -61,21 +128,26 @@ export function List(props: { session: Session; form: string; params: URLSearchP
   const base = spacePath(session.spaceId, 'forms', form, 'submissions');
   const spam = params.get('folder') === 'spam';
   const canDelete = session.scopes.includes('forms.write');
+  const now = Date.now();
 
-  useEffect(() => {
-    document.title = `${name} · Folio inbox`;
-  }, [name]);
+  useEffect(() => setTitle(unread, info.name), [info.name, unread]);
+
+  const take = (page: Page) => {
+    setTotal(page.total);
+    setUnread(page.unread);
+  };
 
   useEffect(() => {
     let live = true;
     setLoading(true);
     setError('');
-    call('GET', `${base}${query({ ...filters, limit: String(PAGE) })}`)
+    call('GET', `${base}${query({ ...filters, sort, limit: String(PAGE) })}`)
       .then((body) => {
         if (!live) return;
         const page = readPage(body);
         setItems(page.items);
         setCursor(page.nextCursor);
+        take(page);
         setSelected(new Set());
         setCurrent(0);
       })
@@ -88,9 +160,9 @@ export function List(props: { session: Session; form: string; params: URLSearchP
 
   useEffect(() => rememberList({ form, key: listKey, items, nextCursor: cursor }), [items, cursor]);
 
-  // New submissions without a reload: the newest shown is the key (`from` is inclusive, so it is skipped).
+  // New submissions without a reload (newest first only): the newest shown is the key (`from` is inclusive).
   useEffect(() => {
-    if (filters.to !== undefined) return;
+    if (filters.to !== undefined || sort !== undefined) return;
     const timer = setInterval(async () => {
       const newest = itemsRef.current[0]?.createdAt;
       const from =
@@ -101,9 +173,11 @@ export function List(props: { session: Session; form: string; params: URLSearchP
         );
         const known = new Set(itemsRef.current.map((i) => i.id));
         const fresh = page.items.filter((i) => !known.has(i.id));
+        setUnread(page.unread);
         if (fresh.length === 0) return;
         setItems((old) => [...fresh, ...old]);
-        setAnnounce(`${plural(fresh.length, 'new submission')} arrived.`);
+        setTotal((n) => n + fresh.length);
+        setAnnounce(plural(fresh.length, 'newArrived'));
       } catch {
         // The next poll tries again; a 401 has already sent the page to sign-in.
       }
@@ -115,25 +189,24 @@ export function List(props: { session: Session; form: string; params: URLSearchP
     if (cursor === null) return;
     try {
       const page = readPage(
-        await call('GET', `${base}${query({ ...filters, limit: String(PAGE), cursor })}`),
+        await call('GET', `${base}${query({ ...filters, sort, limit: String(PAGE), cursor })}`),
       );
       setItems((old) => [...old, ...page.items]);
       setCursor(page.nextCursor);
+      take(page);
     } catch (err) {
       setError((err as Error).message);
     }
   };
 
-  const bulk = async (body: Record<string, unknown>, done: string) => {
+  const bulk = async (body: Record<string, unknown>, done: (count: number) => string) => {
     const ids = [...selected];
     if (ids.length === 0) return;
     try {
       const result = await call('POST', `${base}/bulk`, { ...body, ids });
       const count = isRecord(result) && typeof result.count === 'number' ? result.count : ids.length;
       const skipped = isRecord(result) && typeof result.skipped === 'number' ? result.skipped : 0;
-      setAnnounce(
-        `${plural(count, 'submission')} ${done}${skipped > 0 ? `; ${skipped} skipped (the form is full)` : ''}.`,
-      );
+      setAnnounce(`${done(count)}${skipped > 0 ? ` ${plural(skipped, 'skippedFull')}` : ''}`);
       setReloads((n) => n + 1);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
@@ -163,7 +236,7 @@ export function List(props: { session: Session; form: string; params: URLSearchP
       call('PATCH', `${base}/${encodeURIComponent(item.id)}`, { status: 'done' })
         .then(() => {
           setItems((old) => old.map((i) => (i.id === item.id ? { ...i, status: 'done' } : i)));
-          setAnnounce('Marked done.');
+          setAnnounce(t('markedDone'));
         })
         .catch((err: Error) => setError(err.message));
     },
@@ -175,39 +248,55 @@ export function List(props: { session: Session; form: string; params: URLSearchP
     else next.delete('folder');
     return next;
   };
-  const exportHref = (format: 'csv' | 'ndjson') => `${base}/export${query({ ...filters, format })}`;
+  const exportHref = (format: 'csv' | 'xlsx' | 'ndjson') =>
+    `${base}/export${query({ ...filters, format, lang: format === 'ndjson' ? undefined : currentLang() })}`;
   const allSelected = items.length > 0 && items.every((i) => selected.has(i.id));
+  const statusLabel = (s: string) => (isStatus(s) ? t(`status_${s}`) : s);
 
   return (
     <section aria-labelledby="list-title">
       <p class="crumbs">
-        <a href="#/">Forms</a> ›
+        <a href="#/">{t('forms')}</a> ›
       </p>
-      <h1 id="list-title">{name}</h1>
-      <nav aria-label="Folders" class="tabs">
+      <h1 id="list-title">
+        {info.name}
+        {unread > 0 && <span class="count">{plural(unread, 'unread')}</span>}
+      </h1>
+      <nav aria-label={t('folders')} class="tabs">
         <a href={formHref(form, folderParams('inbox'))} aria-current={spam ? undefined : 'page'}>
-          Inbox
+          {t('inbox')}
         </a>
         <a href={formHref(form, folderParams('spam'))} aria-current={spam ? 'page' : undefined}>
-          Spam
+          {t('spam')}
         </a>
       </nav>
 
-      <FilterForm form={form} params={params} spam={spam} key={listKey} />
+      <FilterForm
+        form={form}
+        params={params}
+        spam={spam}
+        labels={info.labels}
+        people={people}
+        key={`${listKey} ${info.labels.length} ${people.length}`}
+      />
 
       <p class="exports">
-        Export this filter:{' '}
+        {t('exportThisFilter')}{' '}
         <a href={exportHref('csv')} download>
           CSV
+        </a>{' '}
+        ·{' '}
+        <a href={exportHref('xlsx')} download>
+          Excel
         </a>{' '}
         ·{' '}
         <a href={exportHref('ndjson')} download>
           NDJSON
         </a>
-        <span class="help"> (times in {session.timeZone})</span>
+        <span class="help"> {t('exportTimes', { zone: session.timeZone })}</span>
       </p>
 
-      <div class="bulk" role="group" aria-label="Selected submissions">
+      <div class="bulk" role="group" aria-label={t('selectedSubmissions')}>
         <input
           id="select-all"
           type="checkbox"
@@ -215,12 +304,12 @@ export function List(props: { session: Session; form: string; params: URLSearchP
           onChange={() => setSelected(allSelected ? new Set() : new Set(items.map((i) => i.id)))}
         />
         <label for="select-all">
-          {selected.size === 0 ? 'Select all shown' : `${selected.size} selected`}
+          {selected.size === 0 ? t('selectAllShown') : plural(selected.size, 'selected')}
         </label>
         {selected.size > 0 && (
           <>
             <label for="bulk-status" class="visually-hidden">
-              Status for the selected
+              {t('statusForSelected')}
             </label>
             <select
               id="bulk-status"
@@ -228,120 +317,142 @@ export function List(props: { session: Session; form: string; params: URLSearchP
                 const select = e.currentTarget as HTMLSelectElement; // this select
                 const status = select.value;
                 select.value = '';
-                if (status !== '') void bulk({ action: 'status', status }, `marked ${status}`);
+                if (status !== '')
+                  void bulk({ action: 'status', status }, (n) =>
+                    plural(n, 'markedAs', { status: statusLabel(status) }),
+                  );
               }}
             >
-              <option value="">Mark as…</option>
+              <option value="">{t('markAs')}</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {t(`status_${s}`)}
                 </option>
               ))}
             </select>
-            <form
-              class="assign"
-              onSubmit={(e) => {
-                e.preventDefault();
-                const input = (e.currentTarget as HTMLFormElement).elements.namedItem('assign-to'); // this form
-                const who = input instanceof HTMLInputElement ? input.value.trim() : '';
-                void bulk(
-                  { action: 'assign', assignee: who === '' ? null : who },
-                  who === '' ? 'unassigned' : `assigned to ${who}`,
+            <label for="bulk-assign" class="visually-hidden">
+              {t('assignSelectedTo')}
+            </label>
+            <select
+              id="bulk-assign"
+              onChange={(e) => {
+                const select = e.currentTarget as HTMLSelectElement; // this select
+                const who = select.value;
+                select.value = '';
+                if (who === '') return;
+                const person = people.find((p) => p.id === who);
+                void bulk({ action: 'assign', assignee: who === '-' ? null : who }, (n) =>
+                  person === undefined
+                    ? plural(n, 'unassignedCount')
+                    : plural(n, 'assignedTo', { name: person.name }),
                 );
               }}
             >
-              <label for="assign-to" class="visually-hidden">
-                Assign the selected to
-              </label>
-              <input id="assign-to" name="assign-to" placeholder="Assign to…" maxLength={200} />
-              <button type="submit">Assign</button>
-            </form>
+              <option value="">{t('assignTo')}</option>
+              {people.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+              <option value="-">{t('nobody')}</option>
+            </select>
+            <button
+              type="button"
+              onClick={() => void bulk({ action: 'read' }, (n) => plural(n, 'markedRead'))}
+            >
+              {t('markRead')}
+            </button>
+            <button
+              type="button"
+              onClick={() => void bulk({ action: 'unread' }, (n) => plural(n, 'markedUnread'))}
+            >
+              {t('markUnread')}
+            </button>
             {spam ? (
-              <button type="button" onClick={() => void bulk({ action: 'not_spam' }, 'moved to the inbox')}>
-                Not spam
+              <button
+                type="button"
+                onClick={() => void bulk({ action: 'not_spam' }, (n) => plural(n, 'movedToInbox'))}
+              >
+                {t('notSpam')}
               </button>
             ) : (
-              <button type="button" onClick={() => void bulk({ action: 'spam' }, 'moved to spam')}>
-                Spam
+              <button
+                type="button"
+                onClick={() => void bulk({ action: 'spam' }, (n) => plural(n, 'movedToSpam'))}
+              >
+                {t('spam')}
               </button>
             )}
             {canDelete && (
               <button type="button" class="danger" onClick={() => setPending({ action: 'delete' })}>
-                Delete…
+                {t('deleteEllipsis')}
               </button>
             )}
           </>
         )}
       </div>
 
-      <p class="visually-hidden" aria-live="polite" role="status">
+      {/* One live region, visible to everyone: what the last action did. */}
+      <p class={announce === '' ? 'visually-hidden' : 'notice'} aria-live="polite" role="status">
         {announce}
       </p>
-      {announce !== '' && (
-        <p class="notice" aria-hidden="true">
-          {announce}
-        </p>
-      )}
       {error !== '' && (
         <p role="alert" class="error">
           {error}
         </p>
       )}
+      {!loading && (
+        <p class="total" aria-live="polite">
+          {plural(total, 'match')}
+          {sort !== undefined && ` · ${t('oldestFirst')}`}
+        </p>
+      )}
       {loading ? (
-        <p class="loading">Loading…</p>
+        <p class="loading">{t('loading')}</p>
       ) : items.length === 0 ? (
-        <p>No submissions match.</p>
+        <p>{t('noMatches')}</p>
       ) : (
         <ul class="items">
           {items.map((item, i) => (
-            <li key={item.id} class={i === current ? 'current' : undefined}>
-              <input
-                type="checkbox"
-                id={`sel-${item.id}`}
-                checked={selected.has(item.id)}
-                onChange={() => toggle(item.id)}
-                aria-label={`Select the submission of ${formatTime(item.createdAt, session.timeZone)}`}
-              />
-              <a id={`row-${i}`} href={detailHref(form, item.id, params)} onFocus={() => setCurrent(i)}>
-                <span class="summary">{summary(item)}</span>
-                <span class="meta">
-                  <span class={`badge st-${item.status}`}>{item.status}</span>
-                  {item.assignee !== null && <span class="assignee">→ {item.assignee}</span>}
-                  {item.noteCount > 0 && <span class="notes">{plural(item.noteCount, 'note')}</span>}
-                  <time dateTime={item.createdAt}>{formatTime(item.createdAt, session.timeZone)}</time>
-                </span>
-              </a>
-            </li>
+            <Row
+              key={item.id}
+              item={item}
+              index={i}
+              current={i === current}
+              selected={selected.has(item.id)}
+              info={info}
+              session={session}
+              params={params}
+              form={form}
+              now={now}
+              onToggle={() => toggle(item.id)}
+              onFocus={() => setCurrent(i)}
+            />
           ))}
         </ul>
       )}
       {cursor !== null && !loading && (
         <button type="button" class="more" onClick={loadMore}>
-          Load more
+          {t('loadMore')}
         </button>
       )}
-      <p class="help">
-        Press <kbd>?</kbd> for keyboard shortcuts.
-      </p>
+      <p class="help">{t('shortcutsHint')}</p>
 
-      <Dialog title="Delete submissions?" open={pending !== null} onClose={() => setPending(null)}>
-        <p>
-          {plural(selected.size, 'submission')} will be deleted for good, with their notes and files. This
-          cannot be undone.
-        </p>
+      <Dialog title={t('deleteTitle')} open={pending !== null} onClose={() => setPending(null)}>
+        <p>{plural(selected.size, 'deleteWarning')}</p>
         <div class="actions">
           <button
             type="button"
             class="danger"
             onClick={() => {
               setPending(null);
-              void bulk({ action: 'delete' }, 'deleted');
+              void bulk({ action: 'delete' }, (n) => plural(n, 'deletedCount'));
             }}
           >
-            Delete {plural(selected.size, 'submission')}
+            {plural(selected.size, 'deleteCount')}
           </button>
           <button type="button" onClick={() => setPending(null)}>
-            Cancel
+            {t('cancel')}
           </button>
         </div>
       </Dialog>

@@ -1,10 +1,13 @@
-// The forms overview (issue 32 item 3): every form, its status, new / total / spam counts, the last submission and
-// a 30-day sparkline. Refreshed every 30 s.
+// The forms overview (issue 32 item 3, issue 40 item 1): every form, its status, unread (for the person signed in)
+// / new / total / spam counts, the last submission and a 30-day sparkline. Refreshed every 30 s; the tab's title
+// leads with the unread count.
 
 import { useEffect, useState } from 'preact/hooks';
 import { call, spacePath } from './api.js';
 import { Sparkline } from './charts.js';
-import { formatTime } from './format.js';
+import { formatTime, plural } from './format.js';
+import { t } from './i18n/index.js';
+import { setTitle } from './list.js';
 import { type Overview, readOverview, type Session } from './read.js';
 import { formHref } from './router.js';
 
@@ -29,69 +32,75 @@ export function useOverview(session: Session, days: 30 | 90): { overview: Overvi
 
 export function OverviewScreen(props: { session: Session }) {
   const { overview, error } = useOverview(props.session, 30);
-  useEffect(() => {
-    document.title = 'Forms · Folio inbox';
-  }, []);
+  const unread = overview?.forms.reduce((n, f) => n + f.counts.unread, 0) ?? 0;
+  useEffect(() => setTitle(unread, t('forms')), [unread]);
   return (
     <section aria-labelledby="overview-title">
-      <h1 id="overview-title">Forms</h1>
+      <h1 id="overview-title">{t('forms')}</h1>
       {error !== '' && (
         <p role="alert" class="error">
           {error}
         </p>
       )}
       {overview === null ? (
-        <p class="loading">Loading…</p>
+        <p class="loading">{t('loading')}</p>
       ) : overview.forms.length === 0 ? (
-        <p>This space has no forms yet.</p>
+        <p>{t('noForms')}</p>
       ) : (
         <table class="forms">
-          <caption class="visually-hidden">
-            Forms with their status, counts and the last 30 days (times in {overview.timeZone})
-          </caption>
+          <caption class="visually-hidden">{t('overviewCaption', { zone: overview.timeZone })}</caption>
           <thead>
             <tr>
-              <th scope="col">Form</th>
-              <th scope="col">Status</th>
+              <th scope="col">{t('form')}</th>
+              <th scope="col">{t('status')}</th>
               <th scope="col" class="num">
-                New
+                {t('unreadColumn')}
               </th>
               <th scope="col" class="num">
-                Total
+                {t('status_new')}
               </th>
               <th scope="col" class="num">
-                Spam
+                {t('total')}
               </th>
-              <th scope="col">Last submission</th>
-              <th scope="col">Last 30 days</th>
+              <th scope="col" class="num">
+                {t('spam')}
+              </th>
+              <th scope="col">{t('lastSubmission')}</th>
+              <th scope="col">{t('last30Days')}</th>
             </tr>
           </thead>
           <tbody>
             {overview.forms.map((f) => (
-              <tr key={f.key}>
-                <th scope="row" data-label="Form">
+              <tr key={f.key} class={f.counts.unread > 0 ? 'unread' : undefined}>
+                <th scope="row" data-label={t('form')}>
                   <a href={formHref(f.key)}>{f.name}</a>
                   {f.name !== f.key && <span class="key">{f.key}</span>}
                 </th>
-                <td data-label="Status">
+                <td data-label={t('status')}>
                   <span class={`badge status-${f.status ?? 'deleted'}`}>
-                    {f.deleted ? 'deleted' : f.status}
+                    {f.deleted ? t('formDeleted') : t(`form_${f.status ?? 'closed'}`)}
                   </span>
                 </td>
-                <td class="num" data-label="New">
+                <td class="num" data-label={t('unreadColumn')}>
+                  {f.counts.unread}
+                </td>
+                <td class="num" data-label={t('status_new')}>
                   {f.counts.new}
                 </td>
-                <td class="num" data-label="Total">
+                <td class="num" data-label={t('total')}>
                   {f.counts.inbox}
                 </td>
-                <td class="num" data-label="Spam">
+                <td class="num" data-label={t('spam')}>
                   {f.counts.spam}
                 </td>
-                <td data-label="Last submission">{formatTime(f.lastSubmissionAt, overview.timeZone)}</td>
-                <td data-label="Last 30 days">
+                <td data-label={t('lastSubmission')}>{formatTime(f.lastSubmissionAt, overview.timeZone)}</td>
+                <td data-label={t('last30Days')}>
                   <Sparkline
                     values={f.daily.inbox}
-                    label={`${f.name}: ${f.daily.inbox.reduce((a, b) => a + b, 0)} submissions in the last 30 days`}
+                    label={`${f.name}: ${plural(
+                      f.daily.inbox.reduce((a, b) => a + b, 0),
+                      'inLast30Days',
+                    )}`}
                   />
                 </td>
               </tr>

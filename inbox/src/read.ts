@@ -16,8 +16,30 @@ export interface Session {
   timeZone: string;
   defaultLocale: string;
   tokenName: string;
+  /** The person the token stands for (their id is the token's); null for a tool's token. */
+  person: Person | null;
   scopes: string[];
   csrfToken: string;
+}
+
+export interface Person {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+function readPerson(raw: unknown): Person | null {
+  const p = rec(raw);
+  return typeof p.id === 'string' && typeof p.name === 'string'
+    ? { id: p.id, name: p.name, email: strOrNull(p.email) }
+    : null;
+}
+
+export function readPeople(body: unknown): Person[] {
+  return list(rec(body).people).flatMap((p) => {
+    const person = readPerson(p);
+    return person === null ? [] : [person];
+  });
 }
 
 export function readSession(body: unknown): Session {
@@ -30,6 +52,7 @@ export function readSession(body: unknown): Session {
     timeZone: str(space.timeZone, 'UTC'),
     defaultLocale: str(space.defaultLocale, 'en'),
     tokenName: str(token.name) || str(token.hint),
+    person: readPerson(s.person),
     scopes: list(s.scopes).filter((x): x is string => typeof x === 'string'),
     csrfToken: str(s.csrfToken),
   };
@@ -38,14 +61,14 @@ export function readSession(body: unknown): Session {
 export type FormStatus = 'scheduled' | 'open' | 'closed' | 'full';
 export const STATUSES = ['new', 'read', 'done', 'archived'] as const;
 export type SubmissionStatus = (typeof STATUSES)[number];
-const isStatus = (v: unknown): v is SubmissionStatus => (STATUSES as readonly unknown[]).includes(v);
+export const isStatus = (v: unknown): v is SubmissionStatus => (STATUSES as readonly unknown[]).includes(v);
 
 export interface FormSummary {
   key: string;
   name: string;
   deleted: boolean;
   status: FormStatus | null;
-  counts: Record<'new' | 'read' | 'done' | 'archived' | 'inbox' | 'spam', number>;
+  counts: Record<'new' | 'read' | 'done' | 'archived' | 'inbox' | 'spam' | 'unread', number>;
   lastSubmissionAt: string | null;
   daily: { inbox: number[]; spam: number[] };
 }
@@ -80,6 +103,7 @@ export function readOverview(body: unknown): Overview {
           archived: num(c.archived),
           inbox: num(c.inbox),
           spam: num(c.spam),
+          unread: num(c.unread),
         },
         lastSubmissionAt: strOrNull(f.lastSubmissionAt),
         daily: { inbox: list(daily.inbox).map(num), spam: list(daily.spam).map(num) },
@@ -100,6 +124,8 @@ export interface Item {
   folder: 'inbox' | 'spam';
   status: SubmissionStatus;
   assignee: string | null;
+  assigneeName: string | null;
+  read: boolean;
   values: Json;
   page: string | null;
   locale: string;
@@ -116,6 +142,8 @@ export function readItem(raw: unknown): Item {
     folder: i.folder === 'spam' ? 'spam' : 'inbox',
     status: isStatus(i.status) ? i.status : 'new',
     assignee: strOrNull(i.assignee),
+    assigneeName: strOrNull(i.assigneeName),
+    read: i.read === true,
     values: rec(i.values),
     page: strOrNull(i.page),
     locale: str(i.locale),
@@ -129,23 +157,38 @@ export function readItem(raw: unknown): Item {
   };
 }
 
-export function readPage(body: unknown): { items: Item[]; nextCursor: string | null } {
+export interface Page {
+  items: Item[];
+  nextCursor: string | null;
+  total: number;
+  unread: number;
+}
+
+export function readPage(body: unknown): Page {
   const b = rec(body);
-  return { items: list(b.items).map(readItem), nextCursor: strOrNull(b.nextCursor) };
+  return {
+    items: list(b.items).map(readItem),
+    nextCursor: strOrNull(b.nextCursor),
+    total: num(b.total),
+    unread: num(b.unread),
+  };
 }
 
 export interface FieldLabel {
   key: string;
   type: string;
   label: string;
+  /** option value → label, in the page's language where the form translates it */
   options: Map<string, string>;
 }
 
+export const CHOICE_TYPES: readonly string[] = ['select', 'radio', 'checkboxes', 'checkbox'];
+
 /**
- * The labels of a published form version in the space's default locale (the authored base texts): field labels,
- * option labels (inline, or from the shared list as published then).
+ * The labels of a published form version in the page's language where the form has a translation, else as
+ * authored: field labels, option labels (inline, or from the shared list as published then).
  */
-export function readLabels(body: unknown, locale: string): FieldLabel[] {
+export function readLabels(body: unknown, lang: string, defaultLocale: string): FieldLabel[] {
   const b = rec(body);
   const lists = rec(b.lists);
   return list(rec(b.form).fields).flatMap((raw): FieldLabel[] => {
@@ -153,19 +196,25 @@ export function readLabels(body: unknown, locale: string): FieldLabel[] {
     const key = str(f.key);
     const type = str(f.type);
     if (key === '' || ['heading', 'paragraph', 'section'].includes(type)) return [];
+    const tr = rec(rec(f.translations)[lang]);
+    const trOptions = rec(tr.options);
     const options = new Map<string, string>();
     for (const o of list(f.options)) {
       const opt = rec(o);
-      options.set(str(opt.value), str(opt.label) || str(opt.value));
+      const value = str(opt.value);
+      options.set(value, str(trOptions[value]) || str(opt.label) || value);
     }
     if (typeof f.list === 'string')
       for (const o of list(lists[f.list])) {
         const opt = rec(o);
         const labels = rec(opt.label);
         const value = str(opt.value);
-        options.set(value, str(labels[locale]) || str(Object.values(labels)[0]) || value);
+        options.set(
+          value,
+          str(labels[lang]) || str(labels[defaultLocale]) || str(Object.values(labels)[0]) || value,
+        );
       }
-    return [{ key, type, label: str(f.label) || key, options }];
+    return [{ key, type, label: str(tr.label) || str(f.label) || key, options }];
   });
 }
 
@@ -173,6 +222,7 @@ export interface Activity {
   id: string;
   at: string;
   actor: string;
+  actorName: string | null;
   action: string;
   details: Json;
 }
@@ -184,6 +234,7 @@ export function readActivity(body: unknown): Activity[] {
       id: str(a.id),
       at: str(a.at),
       actor: str(a.actor),
+      actorName: strOrNull(a.actorName),
       action: str(a.action),
       details: rec(a.details),
     };
@@ -194,6 +245,7 @@ export interface EraseCounts {
   submissions: number;
   files: number;
   forms: { form: string; inbox: number; spam: number }[];
+  items: { id: string; form: string; folder: 'inbox' | 'spam'; createdAt: string }[];
 }
 
 export function readErase(body: unknown): EraseCounts {
@@ -204,6 +256,15 @@ export function readErase(body: unknown): EraseCounts {
     forms: list(b.forms).map((raw) => {
       const f = rec(raw);
       return { form: str(f.form), inbox: num(f.inbox), spam: num(f.spam) };
+    }),
+    items: list(b.items).map((raw) => {
+      const i = rec(raw);
+      return {
+        id: str(i.id),
+        form: str(i.form),
+        folder: i.folder === 'spam' ? ('spam' as const) : ('inbox' as const),
+        createdAt: str(i.createdAt),
+      };
     }),
   };
 }

@@ -20,6 +20,7 @@ export const ACTIVITY_ACTIONS = [
   'forms.erased',
   'token.created',
   'token.revoked',
+  'token.updated',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

@@ -4,6 +4,7 @@ import { requireSpace } from '../content/context.js';
 import type { AppServices } from '../app/services.js';
 import { invalidQuery } from '../errors/errors.js';
 import { ACTIVITY_ACTIONS, listActivity } from './activity-repo.js';
+import { actorNames } from './actor-names.js';
 import { json, managementOperation, object, queryParams, S } from '../lib/api-schema.js';
 import { SPACE } from '../lib/management-responses.js';
 
@@ -29,6 +30,10 @@ const activitySchema = managementOperation(
               actor: S.describe(
                 S.string,
                 'The acting token id (`cli` for `folio token create`, `link` for a signed download).',
+              ),
+              actorName: S.describe(
+                S.nullableString,
+                "The acting token's person, else its name; null when it has neither or is gone.",
               ),
               action: { type: 'string', enum: [...ACTIVITY_ACTIONS] },
               subject: S.describe(S.nullableString, 'The form key, token id or webhook id.'),
@@ -88,8 +93,12 @@ export async function activityRoutes(app: FastifyInstance, opts: { services: App
         before,
         ...(action === undefined ? {} : { action }),
       });
+      const names = await actorNames(store, req.params.spaceId);
       return {
-        items: page.items.map(({ spaceId: _space, ...item }) => item),
+        items: page.items.map(({ spaceId: _space, ...item }) => ({
+          ...item,
+          actorName: names.get(item.actor) ?? null,
+        })),
         nextCursor: page.next === null ? null : encodeActivityCursor(page.next.at, page.next.id),
       };
     },

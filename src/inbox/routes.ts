@@ -31,6 +31,11 @@ const sessionInfo = object(
     spaceId: S.string,
     space: object({ name: S.string, timeZone: S.string, defaultLocale: S.string }),
     token: object({ id: S.string, name: S.nullableString, hint: S.string }),
+    person: {
+      type: ['object', 'null'],
+      properties: { id: S.string, name: S.string, email: S.nullableString },
+      description: "The person the token stands for (their id is the token's); null for a tool's token.",
+    },
     scopes: S.describe(
       S.strings,
       "The token's scopes: what the page offers (the API checks them regardless).",
@@ -91,6 +96,7 @@ export async function inboxRoutes(
         defaultLocale: defaultLocale(space.settings),
       },
       token: { id: token.id, name: token.name, hint: token.hint },
+      person: token.person === null ? null : { id: token.id, ...token.person },
       scopes: [...scopesOf(token)],
       csrfToken: sessions.csrfToken(id),
       expiresAt,
@@ -121,7 +127,9 @@ export async function inboxRoutes(
       const value = parseSignIn(request.body);
       const token = await tokens.find(value);
       if (!token || token.kind !== 'management')
-        throw unauthorized('That is not a management token of any space.');
+        throw unauthorized(
+          'This token cannot open the inbox: it is unknown, revoked, or not a management token.',
+        );
       // A browser signing in again leaves no session of its own behind.
       await sessions.close(request);
       const session = await sessions.open(token);

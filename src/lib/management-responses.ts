@@ -83,4 +83,9 @@ export const tokenView = object({
   },
   allScopes: S.describe(S.boolean, 'Stored without scopes: every scope, later ones included.'),
   createdAt: S.dateTime,
+  person: {
+    type: ['object', 'null'],
+    properties: { name: S.string, email: S.nullableString },
+    description: 'Management tokens: the person it stands for (their id is the token id); null for a tool.',
+  },
 });

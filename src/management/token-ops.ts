@@ -13,9 +13,12 @@ import {
   insertToken,
   listTokens,
   type TokenKind,
+  type TokenPerson,
   type TokenRow,
+  updateTokenPerson,
   withTokenChange,
 } from '../store/tokens-repo.js';
+import { isEmail } from '../forms/rules/index.js';
 import { requireSpace } from '../content/context.js';
 import { enqueueEvent } from '../jobs/outbox-repo.js';
 
@@ -38,6 +41,8 @@ export interface TokenView {
   scopes: Scope[] | null;
   allScopes: boolean;
   createdAt: string;
+  /** Management tokens: the person it stands for (their id is the token's); null for a tool's token. */
+  person: TokenPerson | null;
 }
 
 export function tokenView(t: TokenRow): TokenView {
@@ -51,7 +56,33 @@ export function tokenView(t: TokenRow): TokenView {
     scopes: management ? [...scopesOf(t)] : null,
     allScopes: management && t.scopes === null,
     createdAt: t.createdAt,
+    person: t.person === null ? null : { ...t.person },
   };
+}
+
+/** A person's name: 1–200 characters once trimmed; their email, when given, an address (kept as written, trimmed). */
+export const MAX_PERSON_NAME = 200;
+
+/** `person` of a create or change body: `{ name, email? }`, or null for none. Throws 400 `invalid_body`. */
+export function parsePerson(raw: unknown): TokenPerson | null {
+  if (raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw invalidBody('"person" must be { name, email? } or null.', { details: { member: 'person' } });
+  const { name, email, ...rest } = raw as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined)
+    throw invalidBody(`"person" takes name and email, not "${extra.slice(0, 40)}".`, {
+      details: { member: `person.${extra.slice(0, 40)}` },
+    });
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (trimmed === '' || [...trimmed].length > MAX_PERSON_NAME || /[\p{Cc}]/u.test(trimmed))
+    throw invalidBody(`"person.name" must be 1 to ${MAX_PERSON_NAME} characters.`, {
+      details: { member: 'person.name' },
+    });
+  if (email === undefined || email === null) return { name: trimmed, email: null };
+  if (typeof email !== 'string' || !isEmail(email.trim()) || email.length > 320)
+    throw invalidBody('"person.email" must be an email address.', { details: { member: 'person.email' } });
+  return { name: trimmed, email: email.trim() };
 }
 
 /** A create request, checked: the route's JSON schema checked the shape, this rebuilds it typed. */
@@ -61,6 +92,8 @@ export interface NewTokenRequest {
   origins: string[];
   /** Undefined: the creating token's own scopes. */
   scopes: Scope[] | undefined;
+  /** Management tokens only: the person it stands for. */
+  person: TokenPerson | null;
 }
 
 const KINDS: readonly TokenKind[] = ['public', 'preview', 'management'];
@@ -74,7 +107,7 @@ export const isOrigin = (value: string): boolean => {
 };
 
 export function parseNewToken(body: Record<string, unknown>): NewTokenRequest {
-  const { kind, name, origins, scopes } = body;
+  const { kind, name, origins, scopes, person } = body;
   const knownKind = KINDS.find((k) => k === kind);
   if (knownKind === undefined) throw invalidBody(`"kind" must be one of ${KINDS.join(', ')}.`);
   if (name !== undefined && name !== null && typeof name !== 'string')
@@ -97,11 +130,14 @@ export function parseNewToken(body: Record<string, unknown>): NewTokenRequest {
     if (!parsed.ok) throw invalidBody(`"scopes" ${parsed.problem}.`);
     scopeList = parsed.scopes;
   }
+  if (person !== undefined && person !== null && knownKind !== 'management')
+    throw invalidBody('"person" applies to management tokens only.', { details: { member: 'person' } });
   return {
     kind: knownKind,
     name: typeof name === 'string' ? name : null,
     origins: originList,
     scopes: scopeList,
+    person: person === undefined ? null : parsePerson(person),
   };
 }
 
@@ -165,7 +201,13 @@ export async function issueToken(
   store: Store,
   spaceId: string,
   actor: string,
-  request: { kind: TokenKind; name: string | null; origins: string[]; scopes: readonly Scope[] | null },
+  request: {
+    kind: TokenKind;
+    name: string | null;
+    origins: string[];
+    scopes: readonly Scope[] | null;
+    person?: TokenPerson | null;
+  },
 ): Promise<{ row: TokenRow; value: string }> {
   const value = generateToken(request.kind);
   const row: TokenRow = {
@@ -178,6 +220,7 @@ export async function issueToken(
     origins: request.origins,
     createdAt: new Date().toISOString(),
     scopes: request.scopes,
+    person: request.kind === 'management' ? (request.person ?? null) : null,
   };
   await store.db.transaction().execute(async (tx) => {
     await insertToken(tx, row);
@@ -233,4 +276,35 @@ export async function revokeToken(
   if (!out) throw notFound(`Space "${spaceId}" not found.`);
   deps.tokens.revokedHere(spaceId, out.gen);
   return { revoked: tokenId };
+}
+
+/**
+ * Sets or clears the person a management token stands for (`tokens.admin`, and like revoking, only on a token that
+ * can do no more than the caller: a name is what others trust when they assign work). Recorded without the name or
+ * address (`token.updated`, `{ person: "set" | "removed" }`).
+ */
+export async function changeTokenPerson(
+  deps: TokenOpsDeps,
+  spaceId: string,
+  tokenId: string,
+  actor: TokenRow,
+  person: TokenPerson | null,
+): Promise<TokenView> {
+  await requireSpace(deps.store, spaceId);
+  return deps.store.db.transaction().execute(async (tx) => {
+    const target = (await listTokens(deps.store, spaceId, tx)).find((t) => t.id === tokenId);
+    if (!target) throw notFound(`Token "${tokenId}" not found.`);
+    if (target.kind !== 'management')
+      throw invalidBody('Only management tokens carry a person.', { details: { member: 'person' } });
+    requireWithin(actor, powerOf(target), 'change');
+    await updateTokenPerson(tx, spaceId, tokenId, person);
+    await recordActivity(tx, {
+      spaceId,
+      actor: actor.id,
+      action: 'token.updated',
+      subject: tokenId,
+      details: { person: person === null ? 'removed' : 'set' },
+    });
+    return tokenView({ ...target, person });
+  });
 }

@@ -2,7 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenRow } from '../store/tokens-repo.js';
 import type { AppServices } from '../app/services.js';
 import { unauthorized } from '../errors/errors.js';
-import { createToken, listTokenViews, parseNewToken, revokeToken, type TokenOpsDeps } from './token-ops.js';
+import {
+  changeTokenPerson,
+  createToken,
+  listTokenViews,
+  parseNewToken,
+  parsePerson,
+  revokeToken,
+  type TokenOpsDeps,
+} from './token-ops.js';
+import { invalidBody } from '../errors/errors.js';
 import {
   BODY_ERRORS,
   type ErrorCodes,
@@ -27,6 +36,20 @@ const createTokenSchema = {
     name: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
     origins: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 300 } },
     scopes: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', maxLength: 40 } },
+    person: {
+      type: ['object', 'null'],
+      description:
+        'Management tokens: the person it stands for (`{ name, email? }`); their id is the token id.',
+    },
+  },
+} as const;
+
+const changeTokenSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['person'],
+  properties: {
+    person: { type: ['object', 'null'], description: "`{ name, email? }`, or null: a tool's token." },
   },
 } as const;
 
@@ -65,6 +88,17 @@ const createSchema = tokens(
   },
   ...BODY_ERRORS,
 );
+const changeSchema = tokens(
+  {
+    summary: 'Set or clear the person a management token stands for',
+    description:
+      '`person` is `{ name (1–200 characters), email? }` or null. Like revoking, only on a token with no scope the calling token lacks (403 with `details.missingScopes`). Recorded as `token.updated` without the name or address.',
+    params: withSpace({ tokenId: 'The token id.' }),
+    body: changeTokenSchema,
+    response: { 200: json('The token.', object({ token: tokenView })) },
+  },
+  ...BODY_ERRORS,
+);
 const revokeSchema = tokens(
   {
     summary: 'Revoke a token',
@@ -96,6 +130,19 @@ export async function tokenRoutes(app: FastifyInstance, opts: { services: AppSer
       const created = await createToken(deps, req.params.spaceId, caller(req), parseNewToken(req.body));
       reply.status(201);
       return created;
+    },
+  );
+  app.patch<{ Params: PId; Body: Record<string, unknown> }>(
+    '/tokens/:tokenId',
+    { config: handles('changes'), schema: changeSchema },
+    async (req) => {
+      const body = req.body;
+      if (typeof body !== 'object' || body === null || !('person' in body))
+        throw invalidBody('Send { person: { name, email? } | null }.', { details: { member: 'person' } });
+      const person = parsePerson(body.person);
+      return {
+        token: await changeTokenPerson(deps, req.params.spaceId, req.params.tokenId, caller(req), person),
+      };
     },
   );
   app.delete<{ Params: PId }>(

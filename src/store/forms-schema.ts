@@ -70,6 +70,33 @@ export interface SubmissionsTable {
   updated_at: string | null;
   /** The space's cv when it was accepted (migration 0018): its form version; null for older rows. */
   form_cv: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The person (a management token id) it is assigned to (migration 0027); null: unassigned. */
+  assignee_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its values folded for search (src/lib/search-fold.ts); null only for rows the reindex step has not reached. */
+  search_text: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Who opened which submission (migration 0027); `folder` follows the submission's (triggers). */
+export interface SubmissionReadsTable {
+  submission_id: string;
+  /** The reading management token's id: the person. */
+  reader_id: string;
+  space_id: string;
+  form_key: string;
+  folder: string;
+  read_at: string;
+}
+
+/** An option a submission chose, per choice field (migration 0027); folder and status follow the submission's. */
+export interface SubmissionOptionsTable {
+  submission_id: string;
+  space_id: string;
+  form_key: string;
+  field_key: string;
+  value: string;
+  folder: string;
+  status: string;
+  created_at: string;
 }
 
 /** Stored non-spam submissions per form: the capacity check locks this row (spec 3.1 "full"). */
@@ -138,4 +165,15 @@ export interface ActivityLogTable {
   action: string;
   subject: string | null;
   details: JsonColumn;
+}
+
+/** Chosen options per form, field, value, folder and status, kept by triggers on `submission_options` (0027). */
+export interface SubmissionOptionTalliesTable {
+  space_id: string;
+  form_key: string;
+  field_key: string;
+  value: string;
+  folder: string;
+  status: string;
+  n: number;
 }

@@ -11,6 +11,9 @@ import type {
   SubmissionNotesTable,
   SubmissionAddressesTable,
   ActivityLogTable,
+  SubmissionReadsTable,
+  SubmissionOptionsTable,
+  SubmissionOptionTalliesTable,
 } from './forms-schema.js';
 
 /** JSON columns: `jsonb` on PostgreSQL (returned parsed), `text` on SQLite (returned as a string). Written as a
@@ -44,6 +47,9 @@ export interface TokensTable {
   created_at: string;
   /** Management tokens: JSON array of scopes; NULL = every scope (tokens from before migration 0009). */
   scopes: NullableJsonColumn;
+  /** The person a management token stands for (migration 0027); null: a tool's token. */
+  person_name: ColumnType<string | null, string | null | undefined, string | null>;
+  person_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ContentTypesTable {
@@ -175,6 +181,9 @@ export interface Database {
   submission_quarters: SubmissionQuartersTable;
   form_drafts: FormDraftsTable;
   entry_deps: EntryDepsTable;
+  submission_reads: SubmissionReadsTable;
+  submission_options: SubmissionOptionsTable;
+  submission_option_tallies: SubmissionOptionTalliesTable;
 }
 
 /**

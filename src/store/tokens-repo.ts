@@ -6,6 +6,12 @@ import type { Queryable } from './spaces-repo.js';
 
 export type TokenKind = 'public' | 'preview' | 'management';
 
+/** The person a management token stands for (migration 0027): their id is the token's. */
+export interface TokenPerson {
+  name: string;
+  email: string | null;
+}
+
 export interface TokenRow {
   id: string;
   spaceId: string;
@@ -17,10 +23,15 @@ export interface TokenRow {
   createdAt: string;
   /** Management tokens: the scopes it has; null = every scope (src/lib/scope-names.ts). */
   scopes: readonly Scope[] | null;
+  /** Management tokens: the person it stands for; null for a tool's token (and every other kind). */
+  person: TokenPerson | null;
 }
 
 /** A token to store; `scopes` left out or null is every scope (only management tokens have scopes). */
-export type NewToken = Omit<TokenRow, 'scopes'> & { scopes?: readonly Scope[] | null };
+export type NewToken = Omit<TokenRow, 'scopes' | 'person'> & {
+  scopes?: readonly Scope[] | null;
+  person?: TokenPerson | null;
+};
 
 export async function insertToken(db: Queryable, token: NewToken): Promise<void> {
   await db
@@ -35,8 +46,48 @@ export async function insertToken(db: Queryable, token: NewToken): Promise<void>
       origins: JSON.stringify(token.origins),
       created_at: token.createdAt,
       scopes: token.scopes === undefined || token.scopes === null ? null : JSON.stringify(token.scopes),
+      person_name: token.person?.name ?? null,
+      person_email: token.person?.email ?? null,
     })
     .execute();
+}
+
+/** Sets or clears the person of one management token of the space; false when there is no such token. */
+export async function updateTokenPerson(
+  db: Queryable,
+  spaceId: string,
+  id: string,
+  person: TokenPerson | null,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('tokens')
+    .set({ person_name: person?.name ?? null, person_email: person?.email ?? null })
+    .where('space_id', '=', spaceId)
+    .where('id', '=', id)
+    .where('kind', '=', 'management')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** A person of the space: a management token that carries one. */
+export interface Person extends TokenPerson {
+  id: string;
+}
+
+/** The space's people (management tokens with a person), by name then id. */
+export async function listPeople(db: Queryable, spaceId: string): Promise<Person[]> {
+  const rows = await db
+    .selectFrom('tokens')
+    .select(['id', 'person_name', 'person_email'])
+    .where('space_id', '=', spaceId)
+    .where('kind', '=', 'management')
+    .where('person_name', 'is not', null)
+    .orderBy('person_name')
+    .orderBy('id')
+    .execute();
+  return rows.flatMap((r) =>
+    r.person_name === null ? [] : [{ id: r.id, name: r.person_name, email: r.person_email }],
+  );
 }
 
 export async function findTokenByHash(store: Store, hash: string): Promise<TokenRow | null> {
@@ -105,5 +156,9 @@ function tokenOf(store: Store, row: Selectable<Database['tokens']>): TokenRow {
     createdAt: row.created_at,
     // Unreadable scopes grant nothing rather than everything (fail closed).
     scopes: stored === null ? null : stored.ok ? stored.scopes : [],
+    person:
+      row.kind === 'management' && row.person_name !== null
+        ? { name: row.person_name, email: row.person_email }
+        : null,
   };
 }

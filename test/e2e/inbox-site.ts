@@ -69,25 +69,30 @@ export async function startInboxSite(): Promise<InboxSite> {
   const now = Date.now();
   // 60 older submissions over 20 days (a second page, a chart), then the ones the test looks at.
   for (let i = 0; i < 60; i++) {
-    await insertSubmission(t.store.db, {
-      id: `sub_seed${String(i).padStart(3, '0')}`,
-      spaceId: SPACE,
-      form: FORM,
-      folder: i % 10 === 0 ? 'spam' : 'inbox',
-      values: {
-        name: `Person ${i}`,
-        email: `p${i}@example.com`,
-        topic: i % 2 ? 'bug' : 'billing',
-        message: 'Hello',
+    await insertSubmission(
+      t.store.db,
+      {
+        id: `sub_seed${String(i).padStart(3, '0')}`,
+        spaceId: SPACE,
+        form: FORM,
+        folder: i % 10 === 0 ? 'spam' : 'inbox',
+        values: {
+          name: `Person ${i}`,
+          email: `p${i}@example.com`,
+          topic: i % 2 ? 'bug' : 'billing',
+          message: 'Hello',
+        },
+        page: 'https://site.example/contact',
+        locale: 'en',
+        userAgent: null,
+        consent: {},
+        uniqueKey: null,
+        createdAt: new Date(now - DAY - i * 8 * 3_600_000).toISOString(),
+        deleteAfter: new Date(now + 365 * DAY).toISOString(),
+        // The fields it was made to: its chosen options are stored beside it, as submit does.
       },
-      page: 'https://site.example/contact',
-      locale: 'en',
-      userAgent: null,
-      consent: {},
-      uniqueKey: null,
-      createdAt: new Date(now - DAY - i * 8 * 3_600_000).toISOString(),
-      deleteAfter: new Date(now + 365 * DAY).toISOString(),
-    });
+      SUPPORT.fields,
+    );
   }
   const submit = async (values: Record<string, unknown>) => {
     t.clock.current = new Date(t.clock.current.getTime() + 1000);
@@ -142,20 +147,24 @@ export async function startInboxSite(): Promise<InboxSite> {
     .set({ submission_id: fileSubmission })
     .where('id', '=', uploadId)
     .execute();
-  await insertSubmission(t.store.db, {
-    id: fileSubmission,
-    spaceId: SPACE,
-    form: FORM,
-    folder: 'inbox',
-    values: { name: 'Ada with a file', email: 'ada@example.com', attachment: uploadId },
-    page: null,
-    locale: 'de',
-    userAgent: null,
-    consent: {},
-    uniqueKey: null,
-    createdAt: new Date(now - DAY / 2).toISOString(),
-    deleteAfter: new Date(now + 365 * DAY).toISOString(),
-  });
+  await insertSubmission(
+    t.store.db,
+    {
+      id: fileSubmission,
+      spaceId: SPACE,
+      form: FORM,
+      folder: 'inbox',
+      values: { name: 'Ada with a file', email: 'ada@example.com', attachment: uploadId },
+      page: null,
+      locale: 'de',
+      userAgent: null,
+      consent: {},
+      uniqueKey: null,
+      createdAt: new Date(now - DAY / 2).toISOString(),
+      deleteAfter: new Date(now + 365 * DAY).toISOString(),
+    },
+    SUPPORT.fields,
+  );
 
   const tokens = {
     admin,

@@ -153,7 +153,7 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
     await page.getByLabel('Status for the selected').selectOption('done');
     await expect
       .poll(() => page.locator('[role=status]').first().textContent())
-      .toContain('3 submissions marked done');
+      .toContain('3 submissions marked Done');
     const rows = await site.t.store.db
       .selectFrom('submissions')
       .select(['id', 'status'])
@@ -165,8 +165,9 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
     await page.getByRole('link', { name: 'CSV' }).click();
     const csvFile = await (await csv).path();
     const text = readFileSync(csvFile, 'utf8');
+    // Headed in words (the labels of the form), times in the space's zone.
     expect(text.split('\r\n')[0]).toContain(
-      'id,createdAt,folder,status,assignee,page,locale,name,email,topic',
+      'ID,Received (Europe/Berlin),Folder,Status,Assigned to,Page,Language,Your name,Email,Topic',
     );
     expect(text).toContain('Grace Hopper');
 
@@ -187,7 +188,7 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
     await page.keyboard.press('j');
     await page.keyboard.press('j');
     await page.keyboard.press('k');
-    expect(await page.locator('.items li.current a').getAttribute('id')).toBe('row-1');
+    expect(await page.locator('.items li.current a.row-link').getAttribute('id')).toBe('row-1');
     await page.keyboard.press('o');
     await page.getByRole('heading', { name: /^Submission of/ }).waitFor();
     await page.keyboard.press('e');
@@ -231,14 +232,14 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
       'select#f-status',
       'input#f-from',
       'input#f-to',
-      'input#f-assignee',
+      'select#f-assignee',
       'input#f-unassigned',
       'button:Apply',
       'a:CSV',
       'a:NDJSON',
       'input#select-all',
       'select#bulk-status',
-      'input#assign-to',
+      'select#bulk-assign',
       'button:Spam',
       'button:Delete…',
       'a#row-0',
@@ -253,7 +254,7 @@ describe('the inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
     for (const stop of [
       'a:Download file fup_',
       'select#d-status',
-      'input#d-assignee',
+      'select#d-assignee',
       'textarea#n-text',
       'input#n-author',
       'button:Add note',

@@ -24,3 +24,28 @@ export async function storeScopedToken(
   });
   return value;
 }
+
+/** Stores a management token standing for a person (every scope unless given) and answers its id and value. */
+export async function storePerson(
+  store: Store,
+  spaceId: string,
+  name: string,
+  email: string | null = null,
+  scopes: readonly Scope[] | null = null,
+): Promise<{ id: string; token: string }> {
+  const value = generateToken('management');
+  const id = newId('tok');
+  await insertToken(store.db, {
+    id,
+    spaceId,
+    kind: 'management',
+    hash: hashToken(value),
+    hint: tokenHint(value),
+    name: null,
+    origins: [],
+    createdAt: new Date().toISOString(),
+    scopes,
+    person: { name, email },
+  });
+  return { id, token: value };
+}

@@ -44,6 +44,22 @@ const UNDO: Record<string, (store: Store) => Promise<void>> = {
     await store.db.schema.dropTable('submission_quarters').execute();
   },
   '0023': async (store) => store.db.schema.dropTable('form_drafts').execute(),
+  '0027': async (store) => {
+    const sqlite = store.dialect.engine === 'sqlite';
+    for (const name of ['submissions_side_update', 'submissions_side_delete'])
+      await sql
+        .raw(sqlite ? `drop trigger ${name}` : `drop trigger ${name} on submissions`)
+        .execute(store.db);
+    await store.db.schema.dropTable('submission_reads').execute();
+    // Its tally triggers go with the table.
+    await store.db.schema.dropTable('submission_options').execute();
+    await store.db.schema.dropTable('submission_option_tallies').execute();
+    await store.db.schema.dropIndex('submissions_assignee').execute();
+    for (const column of ['assignee_id', 'search_text'])
+      await store.db.schema.alterTable('submissions').dropColumn(column).execute();
+    for (const column of ['person_name', 'person_email'])
+      await store.db.schema.alterTable('tokens').dropColumn(column).execute();
+  },
   '0028': async (store) => store.db.schema.dropTable('entry_deps').execute(),
 };
 

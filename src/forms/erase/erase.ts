@@ -21,6 +21,16 @@ import { countFilesOf } from './erase-repo.js';
 
 /** Submissions read per page, and deleted per transaction. */
 const PAGE = 500;
+/** A dry run names at most this many of the submissions it would delete (the counts cover every one). */
+export const MAX_DRY_RUN_ITEMS = 100;
+
+/** A submission a dry run found: enough to open it in the inbox. */
+export interface ErasableSubmission {
+  id: string;
+  form: string;
+  folder: 'inbox' | 'spam';
+  createdAt: string;
+}
 
 export interface EraseRequest {
   spaceId: string;
@@ -38,6 +48,8 @@ export interface EraseResult {
   files: number;
   /** Per form key, inbox and spam counts, in form key order. */
   forms: { form: string; inbox: number; spam: number }[];
+  /** Dry run: the submissions it would delete, newest first, at most MAX_DRY_RUN_ITEMS; empty otherwise. */
+  items: ErasableSubmission[];
 }
 
 /**
@@ -63,6 +75,7 @@ export async function eraseAddress(
   let submissions = 0;
   let files = 0;
   let after: string | null = null;
+  const found: ErasableSubmission[] = [];
   for (;;) {
     const page = await submissionsWithAddress(store, req.spaceId, address, after, PAGE);
     if (page.length === 0) break;
@@ -72,7 +85,15 @@ export async function eraseAddress(
         store,
         page.map((m) => m.id),
       );
-      for (const m of page) tally(byForm, m.formKey, m.folder);
+      for (const m of page) {
+        tally(byForm, m.formKey, m.folder);
+        found.push({ id: m.id, form: m.formKey, folder: m.folder, createdAt: m.createdAt });
+      }
+      // Newest first, and only as many as are answered: memory stays bounded however many match.
+      found.sort((a, b) =>
+        a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : a.id < b.id ? -1 : 1,
+      );
+      found.splice(MAX_DRY_RUN_ITEMS);
       submissions += page.length;
       continue;
     }
@@ -103,7 +124,7 @@ export async function eraseAddress(
     await purgeDeletedSubmissions(store).catch((err: unknown) =>
       deps.log?.warn({ err }, 'erase: purging the deleted rows from the store files failed'),
     );
-  return { dryRun: req.dryRun, submissions, files, forms };
+  return { dryRun: req.dryRun, submissions, files, forms, items: found };
 }
 
 function tally(byForm: Map<string, { inbox: number; spam: number }>, form: string, folder: 'inbox' | 'spam') {

@@ -35,6 +35,18 @@ export async function readPublishedFieldKeys(
   spaceId: string,
   formKey: string,
 ): Promise<string[][]> {
+  return (await readPublishedDefinitions(store, spaceId, formKey)).flatMap((doc) => {
+    const keys = submittedFieldKeys(doc);
+    return keys === null ? [] : [keys];
+  });
+}
+
+/** Every published version of the form still in the log, newest first, as stored (unchecked JSON). */
+export async function readPublishedDefinitions(
+  store: Store,
+  spaceId: string,
+  formKey: string,
+): Promise<unknown[]> {
   const rows = await store.db
     .selectFrom('doc_versions')
     .select('doc')
@@ -43,10 +55,7 @@ export async function readPublishedFieldKeys(
     .where('key', '=', formKey)
     .orderBy('cv_from', 'desc')
     .execute();
-  return rows.flatMap((r) => {
-    const keys = submittedFieldKeys(store.dialect.parseJson<unknown>(r.doc));
-    return keys === null ? [] : [keys];
-  });
+  return rows.map((r) => store.dialect.parseJson<unknown>(r.doc));
 }
 
 function scoped(store: Store, scope: ExportScope): SubmissionsQuery {
@@ -129,6 +138,7 @@ const COLUMNS = [
   'folder',
   'status',
   'assignee',
+  'assignee_id',
   'page',
   'locale',
   'values',
@@ -188,6 +198,7 @@ interface SelectedRow {
   folder: string;
   status: string;
   assignee: string | null;
+  assignee_id: string | null;
   page: string | null;
   locale: string;
   values: unknown;
@@ -204,6 +215,7 @@ function exportRow(store: Store, r: SelectedRow): ExportRow {
     folder: r.folder,
     status: r.status,
     assignee: r.assignee,
+    assigneeId: r.assignee_id,
     page: r.page,
     locale: r.locale,
     values: isRecord(values) ? values : {},

@@ -4,18 +4,32 @@
 import { Readable } from 'node:stream';
 import { recordActivity } from '../../activity/activity-repo.js';
 import type { Store } from '../../store/open-store.js';
-import { getAuthoredForm } from '../authoring/forms-repo.js';
-import { type FieldColumn, planColumns, submittedFieldKeys } from './columns.js';
+import { getAuthoredForm, readListsAt } from '../authoring/forms-repo.js';
+import { getSpace } from '../../store/spaces-repo.js';
+import { listPeople } from '../../store/tokens-repo.js';
+import { planColumns, submittedFieldKeys } from './columns.js';
 import {
   type ExportScope,
   measureExport,
   type PagePosition,
   readExportPage,
-  readPublishedFieldKeys,
+  readPublishedDefinitions,
   type RowKey,
   streamExportRows,
 } from './export-repo.js';
-import { csvHeader, csvLine, type ExportFormat, type ExportRow, ndjsonLine } from './formats.js';
+import {
+  csvHeader,
+  csvLine,
+  type ExportFormat,
+  type ExportLayout,
+  type ExportRow,
+  headerRow,
+  type HeaderMode,
+  ndjsonLine,
+  rowCells,
+} from './formats.js';
+import { EXPORT_WORDS, type ExportLang, fieldLabels, listKeysOf } from './labels.js';
+import { createXlsxWriter } from './xlsx.js';
 
 /** Rows per query: large enough that round trips do not dominate, small enough that a page is a few 100 KB. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -30,6 +44,10 @@ export interface ExportRequest {
   store: Store;
   scope: ExportScope;
   format: ExportFormat;
+  /** CSV and XLSX: headings and cells in words (`labels`, the default) or keys and stored values. */
+  header?: HeaderMode;
+  /** The language of the words (default English). */
+  lang?: ExportLang;
   /** The management token id, for the activity log. */
   actor: string;
   log: ExportLog;
@@ -67,25 +85,37 @@ async function* pages(
 }
 
 /**
- * The CSV's field columns. Definitions first (the current one, then the published history); only a form with
- * neither (deleted, its history pruned) falls back to the keys its rows hold, which costs one extra pass.
+ * The layout of a CSV or XLSX export. Field columns from the definitions (the current one, then the published
+ * history); only a form with neither (deleted, its history pruned) falls back to the keys its rows hold, which
+ * costs one extra pass. Labels come from the same definitions, option lists as currently published.
  */
-async function columnsOf(
-  store: Store,
-  scope: ExportScope,
-  upTo: RowKey | null,
-  limit: number,
-): Promise<FieldColumn[]> {
+async function layoutOf(req: ExportRequest, upTo: RowKey | null, limit: number): Promise<ExportLayout> {
+  const { store, scope } = req;
+  const space = await getSpace(store, scope.spaceId);
   const authored = await getAuthoredForm(store, scope.spaceId, scope.formKey);
+  const published = await readPublishedDefinitions(store, scope.spaceId, scope.formKey);
   const current = authored === null ? null : submittedFieldKeys(authored);
-  const history = await readPublishedFieldKeys(store, scope.spaceId, scope.formKey);
+  const history = published.flatMap((doc) => {
+    const keys = submittedFieldKeys(doc);
+    return keys === null ? [] : [keys];
+  });
   const rowKeys = new Set<string>();
   if (current === null && history.length === 0 && upTo !== null) {
     for await (const rows of pages(store, scope, upTo, limit))
       for (const row of rows) for (const key of Object.keys(row.values)) rowKeys.add(key);
   }
-  // Sorted: PostgreSQL's jsonb keeps no key order, so the order the keys were submitted in is not stored.
-  return planColumns(current, history, [...rowKeys].sort());
+  const definitions = authored === null ? published : [authored, ...published];
+  const lists =
+    space === null ? {} : await readListsAt(store, scope.spaceId, listKeysOf(definitions), space.cv);
+  return {
+    header: req.header ?? 'labels',
+    // Sorted: PostgreSQL's jsonb keeps no key order, so the order the keys were submitted in is not stored.
+    columns: planColumns(current, history, [...rowKeys].sort()),
+    labels: fieldLabels(definitions, req.lang ?? 'en', lists),
+    words: EXPORT_WORDS[req.lang ?? 'en'],
+    timeZone: space?.settings.timeZone ?? 'UTC',
+    people: new Map((await listPeople(store.db, scope.spaceId)).map((p) => [p.id, p.name])),
+  };
 }
 
 /**
@@ -99,7 +129,7 @@ export async function prepareExport(req: ExportRequest): Promise<PreparedExport>
   const { store, scope, format, log } = req;
   const limit = req.pageSize ?? EXPORT_PAGE_SIZE;
   const { count, last } = await measureExport(store, scope);
-  const columns = format === 'csv' ? await columnsOf(store, scope, last, limit) : [];
+  const layout = format === 'ndjson' ? null : await layoutOf(req, last, limit);
   await recordActivity(store.db, {
     spaceId: scope.spaceId,
     actor: req.actor,
@@ -108,12 +138,14 @@ export async function prepareExport(req: ExportRequest): Promise<PreparedExport>
     details: { format, count },
   });
 
-  const encode = format === 'csv' ? (row: ExportRow) => csvLine(row, columns) : ndjsonLine;
+  if (format === 'xlsx' && layout !== null)
+    return { count, stream: xlsxBody(req, layout, last, limit, count) };
+  const encode = layout !== null ? (row: ExportRow) => csvLine(row, layout) : ndjsonLine;
   async function* body(): AsyncGenerator<string> {
     let sent = 0;
     let settled = false;
     try {
-      if (format === 'csv') yield csvHeader(columns);
+      if (layout !== null) yield csvHeader(layout);
       if (last !== null) {
         for await (const rows of pages(store, scope, last, limit)) {
           sent += rows.length;
@@ -136,4 +168,39 @@ export async function prepareExport(req: ExportRequest): Promise<PreparedExport>
   // Not object mode: the stream's buffer is measured in bytes (16 KB), so the generator is pulled only when the
   // socket drains (backpressure), and memory stays one page however many rows there are.
   return { count, stream: Readable.from(body(), { objectMode: false }) };
+}
+
+/**
+ * The XLSX body: the writer's stream, fed page by page as the client takes it. A failure destroys the stream (the
+ * connection closes without the zip's end), as for CSV.
+ */
+function xlsxBody(
+  req: ExportRequest,
+  layout: ExportLayout,
+  last: RowKey | null,
+  limit: number,
+  count: number,
+): Readable {
+  const { store, scope, log } = req;
+  const writer = createXlsxWriter(scope.formKey, headerRow(layout));
+  let sent = 0;
+  let closed = false;
+  writer.stream.once('close', () => (closed = true));
+  void (async () => {
+    try {
+      if (last !== null)
+        for await (const rows of pages(store, scope, last, limit)) {
+          if (closed) break;
+          await writer.addRows(rows.map((row) => rowCells(row, layout)));
+          sent += rows.length;
+        }
+      if (closed)
+        log.info({ form: scope.formKey, format: 'xlsx', sent, of: count }, 'submissions export ended early');
+      else await writer.finish();
+    } catch (err) {
+      log.error({ err, form: scope.formKey, format: 'xlsx', sent }, 'submissions export stream failed');
+      writer.destroy(err instanceof Error ? err : new Error(String(err)));
+    }
+  })();
+  return writer.stream;
 }

@@ -4,7 +4,7 @@
 import { ID_PATTERN } from '../../lib/ids.js';
 import { FolioError, invalidBody } from '../../errors/errors.js';
 import { hasUnstorableText } from '../submission/controls.js';
-import { type InboxFilter, MAX_ASSIGNEE_LENGTH, parseInboxFilter } from './filter.js';
+import { type InboxFilter, parseInboxFilter } from './filter.js';
 import { SUBMISSION_STATUSES, type SubmissionStatus, isSubmissionStatus } from './statuses.js';
 
 export const MAX_NOTE_LENGTH = 5000;
@@ -14,13 +14,14 @@ export const MAX_BULK_IDS = 1000;
 
 export interface SubmissionChange {
   status?: SubmissionStatus;
-  /** null: unassigned. */
+  /** A person's id (their management token's); null: unassigned. Checked against the space's people by the caller. */
   assignee?: string | null;
 }
 
 export interface NoteInput {
   text: string;
-  author: string;
+  /** As the caller names the author; undefined: the person of the calling token. */
+  author?: string;
 }
 
 export type BulkAction =
@@ -28,7 +29,9 @@ export type BulkAction =
   | { kind: 'assign'; assignee: string | null }
   | { kind: 'delete' }
   | { kind: 'spam' }
-  | { kind: 'not_spam' };
+  | { kind: 'not_spam' }
+  | { kind: 'read' }
+  | { kind: 'unread' };
 
 export type BulkTarget = { kind: 'ids'; ids: string[] } | { kind: 'filter'; filter: InboxFilter };
 
@@ -37,7 +40,7 @@ export interface BulkInput {
   target: BulkTarget;
 }
 
-const BULK_ACTIONS = ['status', 'assign', 'delete', 'spam', 'not_spam'] as const;
+export const BULK_ACTIONS = ['status', 'assign', 'delete', 'spam', 'not_spam', 'read', 'unread'] as const;
 
 const invalid = (member: string, message: string): FolioError =>
   invalidBody(message, { details: { member } });
@@ -71,10 +74,13 @@ function statusMember(record: Record<string, unknown>): SubmissionStatus {
   return raw;
 }
 
-/** An assignee names a person as the caller knows them (trimmed, 1–200 characters), or null to unassign. */
+/** An assignee is a person of the space, by id (`tok_…`: people are on management tokens), or null to unassign. */
 function assigneeMember(record: Record<string, unknown>): string | null {
-  if (record.assignee === null) return null;
-  return textMember(record, 'assignee', MAX_ASSIGNEE_LENGTH, true);
+  const raw = record.assignee;
+  if (raw === null) return null;
+  if (typeof raw !== 'string' || !ID_PATTERN.test(raw))
+    throw invalid('assignee', '"assignee" must be a person\'s id (tok_…, from GET /people) or null.');
+  return raw;
 }
 
 /** `PATCH …/submissions/<id>`: `{ status?, assignee? }`, at least one. */
@@ -88,13 +94,13 @@ export function parseChange(body: unknown): SubmissionChange {
   return change;
 }
 
-/** `POST …/notes`: `{ text, author }`; the text is kept as written, the author trimmed. */
+/** `POST …/notes`: `{ text, author? }`; the text is kept as written, the author trimmed. */
 export function parseNote(body: unknown): NoteInput {
-  const record = objectBody(body, ['text', 'author'], '{ text, author }');
-  return {
-    text: textMember(record, 'text', MAX_NOTE_LENGTH, false),
-    author: textMember(record, 'author', MAX_AUTHOR_LENGTH, true),
-  };
+  const record = objectBody(body, ['text', 'author'], '{ text, author? }');
+  const text = textMember(record, 'text', MAX_NOTE_LENGTH, false);
+  return record.author === undefined
+    ? { text }
+    : { text, author: textMember(record, 'author', MAX_AUTHOR_LENGTH, true) };
 }
 
 /**
@@ -118,7 +124,7 @@ export function parseBulk(body: unknown): BulkInput {
   if (kind === 'status') action = { kind, status: statusMember(record) };
   else if (kind === 'assign') {
     if (record.assignee === undefined)
-      throw invalid('assignee', '"assign" needs "assignee" (a name or null).');
+      throw invalid('assignee', '"assign" needs "assignee" (a person\'s id or null).');
     action = { kind, assignee: assigneeMember(record) };
   } else action = { kind };
   return { action, target: parseTarget(record) };

@@ -8,13 +8,14 @@ import type { Store } from '../../store/open-store.js';
 import { inSweepTransaction, type SweepTx } from '../retention/retention-repo.js';
 import { deleteSubmissionsWithFiles, type SubmissionFiles } from '../retention/sweeps.js';
 import type { BulkInput } from './bodies.js';
-import type { Caller } from './inbox.js';
+import { type Caller, formChoiceKeys, requirePerson } from './inbox.js';
 import {
   type FormScope,
   type TargetRow,
   inBatches,
   lockByIds,
   lockMatching,
+  markRead,
   updateSubmissions,
 } from './inbox-repo.js';
 import { moveFromSpam, moveToSpamFolder } from './spam-moves.js';
@@ -38,11 +39,15 @@ export async function runBulk(
   input: BulkInput,
   caller: Caller,
 ): Promise<BulkResult> {
+  const choiceKeys =
+    input.target.kind === 'filter' ? await formChoiceKeys(deps.store, scope) : new Set<string>();
   return inSweepTransaction(deps.store, async (s) => {
-    const rows = await lockTargets(s, scope, input);
+    if (input.action.kind === 'assign') await requirePerson(s.tx, scope.spaceId, input.action.assignee);
+    const rows = await lockTargets(s, scope, input, choiceKeys);
     const { result, details } = await apply(deps, s, scope, input, rows, caller);
-    // A call that changed nothing is no change to record.
-    if (result.count > 0) {
+    // A call that changed nothing is no change to record; read marks are the caller's own, not a change.
+    const marks = input.action.kind === 'read' || input.action.kind === 'unread';
+    if (result.count > 0 && !marks) {
       await recordActivity(s.tx, {
         spaceId: scope.spaceId,
         actor: caller.actor,
@@ -56,10 +61,15 @@ export async function runBulk(
   });
 }
 
-async function lockTargets(s: SweepTx, scope: FormScope, input: BulkInput): Promise<TargetRow[]> {
+async function lockTargets(
+  s: SweepTx,
+  scope: FormScope,
+  input: BulkInput,
+  choiceKeys: ReadonlySet<string>,
+): Promise<TargetRow[]> {
   const target = input.target;
   if (target.kind === 'ids') return lockByIds(s, scope, target.ids);
-  const rows = await lockMatching(s, scope, target.filter, MAX_FILTER_MATCHES + 1);
+  const rows = await lockMatching(s, scope, target.filter, MAX_FILTER_MATCHES + 1, choiceKeys);
   if (rows.length > MAX_FILTER_MATCHES)
     throw invalidBody(
       `The filter matches more than ${MAX_FILTER_MATCHES} submissions; narrow it (for example with from and to).`,
@@ -102,6 +112,12 @@ async function apply(
       const count = await moveToSpamFolder(s, scope, rows, caller.now);
       return { result: { count, skipped: 0 }, details: { folder: 'spam', skipped: 0 } };
     }
+    case 'read':
+    case 'unread':
+      return {
+        result: { count: await markRead(s, scope, ids, caller.actor, action.kind === 'read', now) },
+        details: {},
+      };
     case 'not_spam': {
       const moved = await moveFromSpam(store, s, scope, rows, caller.now);
       // A single named submission that cannot move answers like a submission to a full form (spec 7.3).

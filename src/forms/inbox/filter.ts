@@ -1,10 +1,12 @@
 // The inbox's filters (issue 11; spec 4.5 "read the inbox (statuses, search, …)"): parsed from a query string (the
 // list, the export) or from a bulk call's `filter` object, then added to a Kysely select on `submissions`
-// (filter-sql.ts, re-exported here so callers import one module). Parsing imports no SQL and no Fastify.
+// (filter-repo.ts, re-exported here so callers import one module). Parsing imports no SQL and no Fastify.
 
 import { invalidQuery } from '../../errors/errors.js';
 import { hasUnstorableText } from '../submission/controls.js';
 import { KEY_FORMAT } from '../definition/index.js';
+import { ID_PATTERN } from '../../lib/ids.js';
+import { foldForSearch } from '../../lib/search-fold.js';
 import {
   type InboxFolder,
   SUBMISSION_STATUSES,
@@ -13,7 +15,7 @@ import {
   isSubmissionStatus,
 } from './statuses.js';
 
-export { applyInboxFilter } from './filter-sql.js';
+export { applyInboxFilter } from './filter-repo.js';
 
 /** Search text, in characters (code points). */
 export const MAX_SEARCH_LENGTH = 200;
@@ -21,18 +23,15 @@ export const MAX_SEARCH_LENGTH = 200;
 export const MAX_FIELD_FILTERS = 10;
 /** A `field[…]` value, in characters: longer values are not worth comparing exactly. */
 export const MAX_FIELD_VALUE_LENGTH = 500;
-/** An assignee, in characters (the same bound as PATCH). */
-export const MAX_ASSIGNEE_LENGTH = 200;
-
-/** `any`: no condition; `unassigned`: `assignee=` (empty); `is`: exactly this name. */
-export type AssigneeFilter = { kind: 'any' } | { kind: 'unassigned' } | { kind: 'is'; name: string };
+/** `any`: no condition; `unassigned`: `assignee=` (empty); `is`: assigned to this person (a token id). */
+export type AssigneeFilter = { kind: 'any' } | { kind: 'unassigned' } | { kind: 'is'; id: string };
 
 /** Which of one form's submissions a list, an export or a bulk action covers (space and form are the caller's). */
 export interface InboxFilter {
   folder: InboxFolder;
   /** Any of these statuses; null: every status. */
   statuses: readonly SubmissionStatus[] | null;
-  /** Case-insensitive substring of a stored value (not of a field key); null: no search. */
+  /** A substring of a stored value (not of a field key), folded (src/lib/search-fold.ts); null: no search. */
   q: string | null;
   /** `created_at >= from`, as a UTC ISO timestamp (the stored format, so text order is time order); null: open. */
   from: string | null;
@@ -115,17 +114,26 @@ function parseStatuses(query: Record<string, unknown>): SubmissionStatus[] | nul
   return out;
 }
 
-/** Surrounding spaces are dropped; an empty `q` (a cleared search box) is no search. */
+/**
+ * Folded as the stored copy is (case, accents, width, invisible characters), surrounding spaces dropped; an empty
+ * `q` (a cleared search box) is no search.
+ */
 function parseSearch(query: Record<string, unknown>): string | null {
   const raw = text(query, 'q', MAX_SEARCH_LENGTH);
-  const q = raw?.trim() ?? '';
+  const q = foldForSearch(raw ?? '').trim();
   return q === '' ? null : q;
 }
 
 function parseAssignee(query: Record<string, unknown>): AssigneeFilter {
-  const raw = text(query, 'assignee', MAX_ASSIGNEE_LENGTH);
+  const raw = text(query, 'assignee', 100);
   if (raw === undefined) return { kind: 'any' };
-  return raw === '' ? { kind: 'unassigned' } : { kind: 'is', name: raw };
+  if (raw === '') return { kind: 'unassigned' };
+  if (!ID_PATTERN.test(raw))
+    throw invalidQuery(
+      'Parameter "assignee" must be a person\'s id (tok_…), or empty for unassigned.',
+      'assignee',
+    );
+  return { kind: 'is', id: raw };
 }
 
 function parseRange(query: Record<string, unknown>): { from: string | null; to: string | null } {

@@ -3,29 +3,39 @@
 
 import { recordActivity } from '../../activity/activity-repo.js';
 import { newId } from '../../lib/ids.js';
-import { notFound } from '../../errors/errors.js';
+import { invalidBody, notFound } from '../../errors/errors.js';
 import type { Store } from '../../store/open-store.js';
+import { listPeople, type TokenPerson } from '../../store/tokens-repo.js';
+import type { Queryable } from '../../store/spaces-repo.js';
+import { getAuthoredForm } from '../authoring/forms-repo.js';
 import { hasFormOrSubmissions } from '../authoring/management.js';
+import { readPublishedForm } from '../delivery/published-forms-repo.js';
+import { choiceKeys } from '../submission/chosen-options.js';
 import { inSweepTransaction } from '../retention/retention-repo.js';
 import { deleteSubmissionsWithFiles, type SubmissionFiles } from '../retention/sweeps.js';
 import type { NoteInput, SubmissionChange } from './bodies.js';
-import { type ListPosition, encodeCursor } from './cursor.js';
+import { type ListOrder, type ListPosition, encodeCursor } from './cursor.js';
 import type { InboxFilter } from './filter.js';
 import {
   type FormScope,
   deleteNote,
   getItem,
   insertNote,
-  listItems,
   listNotes,
   lockByIds,
+  markRead,
   updateSubmissions,
 } from './inbox-repo.js';
 import type { InboxItem, InboxNote } from './items.js';
+import { listPage, unreadCount } from './list-repo.js';
 
-/** Who acts and when: the management token's id (the activity log's actor) and the service's clock. */
+/**
+ * Who acts and when: the management token's id (the activity log's actor, and the person: read marks and
+ * assignments name it), the person it stands for (null for a tool's token) and the service's clock.
+ */
 export interface Caller {
   actor: string;
+  person: TokenPerson | null;
   now: Date;
 }
 
@@ -39,22 +49,95 @@ export async function requireForm(store: Store, scope: FormScope): Promise<void>
     throw notFound(`Form "${scope.formKey}" not found.`);
 }
 
+/**
+ * The keys of the form's choice fields (select, radio, checkboxes, checkbox) as authored now, or as last published
+ * for a deleted form: a `field[<key>]` filter on one of them is read from the options submissions chose.
+ */
+export async function formChoiceKeys(store: Store, scope: FormScope): Promise<Set<string>> {
+  return (await formChoices(store, scope)).keys;
+}
+
+/** The choice keys, and whether the form is authored (then it exists: no need to look for its submissions). */
+async function formChoices(
+  store: Store,
+  scope: FormScope,
+): Promise<{ authored: boolean; keys: Set<string> }> {
+  const authored = await getAuthoredForm(store, scope.spaceId, scope.formKey);
+  const fields =
+    authored?.fields ??
+    (await readPublishedForm(store, scope.spaceId, scope.formKey, null))?.definition.fields;
+  return { authored: authored !== null, keys: new Set(choiceKeys(fields ?? [])) };
+}
+
+export interface InboxPage {
+  items: InboxItem[];
+  nextCursor: string | null;
+  /** Submissions the filter matches, every page together. */
+  total: number;
+  /** The caller's unread submissions in the form's inbox folder (whatever the filter). */
+  unread: number;
+}
+
 export async function listInbox(
   store: Store,
   scope: FormScope,
   filter: InboxFilter,
-  page: { limit: number; after: ListPosition | null },
-): Promise<{ items: InboxItem[]; nextCursor: string | null }> {
-  await requireForm(store, scope);
-  const { items, last } = await listItems(store, scope, filter, page);
-  return { items, nextCursor: last === null ? null : encodeCursor(last) };
+  page: { limit: number; after: ListPosition | null; order: ListOrder },
+  caller: Caller,
+): Promise<InboxPage> {
+  const choices = await formChoices(store, scope);
+  // An authored form exists; otherwise the key needs stored submissions (a deleted form's stay listable).
+  if (!choices.authored) await requireForm(store, scope);
+  const { items, last, total } = await listPage(store, scope, {
+    filter,
+    choiceKeys: choices.keys,
+    order: page.order,
+    limit: page.limit,
+    after: page.after,
+    reader: caller.actor,
+  });
+  return {
+    items,
+    nextCursor: last === null ? null : encodeCursor(last, page.order),
+    total,
+    unread: await unreadCount(store, scope, caller.actor),
+  };
 }
 
-/** Reading does not change the status: `read` is set by the caller (a screen may preview without opening). */
-export async function readSubmission(store: Store, scope: FormScope, id: string): Promise<SubmissionDetail> {
-  const item = await getItem(store, scope, id);
+/** Reading does not mark it read: the caller does (`PUT …/read`), so a screen may preview without opening. */
+export async function readSubmission(
+  store: Store,
+  scope: FormScope,
+  id: string,
+  reader: string | null = null,
+): Promise<SubmissionDetail> {
+  const item = await getItem(store, scope, id, store.db, reader);
   if (!item) throw submissionNotFound(id);
   return { ...item, notes: await listNotes(store.db, id) };
+}
+
+/** Marks one submission read or unread for the calling person (marks are the person's own: no activity entry). */
+export async function setRead(
+  store: Store,
+  scope: FormScope,
+  id: string,
+  caller: Caller,
+  read: boolean,
+): Promise<{ id: string; read: boolean }> {
+  return inSweepTransaction(store, async (s) => {
+    if ((await markRead(s, scope, [id], caller.actor, read, caller.now.toISOString())) === 0)
+      throw submissionNotFound(id);
+    return { id, read };
+  });
+}
+
+/** 400 unless `assignee` is null or a person of the space (a management token carrying one). */
+export async function requirePerson(db: Queryable, spaceId: string, assignee: string | null): Promise<void> {
+  if (assignee === null) return;
+  if (!(await listPeople(db, spaceId)).some((p) => p.id === assignee))
+    throw invalidBody(`"assignee" is not a person of this space (GET /people lists them).`, {
+      details: { member: 'assignee' },
+    });
 }
 
 export async function changeSubmission(
@@ -65,6 +148,7 @@ export async function changeSubmission(
   caller: Caller,
 ): Promise<SubmissionDetail> {
   return inSweepTransaction(store, async ({ tx }) => {
+    if (change.assignee !== undefined) await requirePerson(tx, scope.spaceId, change.assignee);
     if ((await updateSubmissions(tx, scope, [id], change, caller.now.toISOString())) === 0)
       throw submissionNotFound(id);
     await recordActivity(tx, {
@@ -75,13 +159,16 @@ export async function changeSubmission(
       details: { count: 1, submission: id, ...change },
       at: caller.now,
     });
-    const item = await getItem(store, scope, id, tx);
+    const item = await getItem(store, scope, id, tx, caller.actor);
     if (!item) throw submissionNotFound(id);
     return { ...item, notes: await listNotes(tx, id) };
   });
 }
 
-/** A note's author is the person the caller names (tokens belong to tools, not people). */
+/**
+ * A note's author is the person the caller names, or else the person of the calling token (400 when a tool's token
+ * names nobody).
+ */
 export async function addNote(
   store: Store,
   scope: FormScope,
@@ -89,10 +176,15 @@ export async function addNote(
   input: NoteInput,
   caller: Caller,
 ): Promise<InboxNote> {
+  const author = input.author ?? caller.person?.name;
+  if (author === undefined)
+    throw invalidBody('"author" is needed: this token stands for no person.', {
+      details: { member: 'author' },
+    });
   const note: InboxNote = {
     id: newId('nte'),
     text: input.text,
-    author: input.author,
+    author,
     createdAt: caller.now.toISOString(),
   };
   return inSweepTransaction(store, async ({ tx }) => {

@@ -9,7 +9,12 @@ export interface InboxItem {
   form: string;
   folder: InboxFolder;
   status: SubmissionStatus;
+  /** The person it is assigned to (a management token id), or null. */
   assignee: string | null;
+  /** That person's name now; for an assignment made before people existed, the name given then; null: unassigned. */
+  assigneeName: string | null;
+  /** Whether the calling person has opened it (marks are per person). */
+  read: boolean;
   values: Record<string, unknown>;
   page: string | null;
   locale: string;
@@ -37,6 +42,8 @@ export interface ItemRow {
   folder: string;
   status: string;
   assignee: string | null;
+  assignee_id?: string | null;
+  is_read?: unknown;
   values: unknown;
   page: string | null;
   locale: string;
@@ -53,7 +60,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `parseJson` is the engine's JSON reading (text on SQLite, already parsed on PostgreSQL). */
-export function toItem(row: ItemRow, parseJson: (value: unknown) => unknown): InboxItem {
+export function toItem(
+  row: ItemRow,
+  parseJson: (value: unknown) => unknown,
+  people: ReadonlyMap<string, string> = new Map(),
+): InboxItem {
   // Written by this service only (CHECK-less columns): an unknown value is a bug worth a 500, not a guess.
   if (!isFolder(row.folder) || !isSubmissionStatus(row.status))
     throw new Error(`submission ${row.id} has folder "${row.folder}" and status "${row.status}"`);
@@ -63,7 +74,13 @@ export function toItem(row: ItemRow, parseJson: (value: unknown) => unknown): In
     form: row.form_key,
     folder: row.folder,
     status: row.status,
-    assignee: row.assignee,
+    assignee: row.assignee_id ?? null,
+    // A person whose token was revoked has no name left: the id stands in.
+    assigneeName:
+      row.assignee_id === null || row.assignee_id === undefined
+        ? row.assignee
+        : (people.get(row.assignee_id) ?? null),
+    read: row.is_read === true || Number(row.is_read ?? 0) === 1,
     values: isRecord(values) ? values : {},
     page: row.page,
     locale: row.locale,

@@ -5,7 +5,7 @@ import { single } from '../../delivery/params.js';
 import type { AppServices } from '../../app/services.js';
 import { parseBulk, parseChange, parseNote } from './bodies.js';
 import { runBulk } from './bulk.js';
-import { parseCursor, parseLimit } from './cursor.js';
+import { parseCursor, parseLimit, parseSort } from './cursor.js';
 import { parseInboxFilter } from './filter.js';
 import type { FormScope } from './inbox-repo.js';
 import {
@@ -17,6 +17,7 @@ import {
   readSubmission,
   removeNote,
   requireForm,
+  setRead,
 } from './inbox.js';
 import { BODY_ERRORS, json, object, queryParams } from '../../lib/api-schema.js';
 import {
@@ -31,6 +32,7 @@ import {
   inboxOperation,
   inboxPage,
   note,
+  readMark,
   NOTE_PARAMS,
   noteBody,
   SUBMISSION_PARAMS,
@@ -68,6 +70,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
   // The scope check refused a request without a token; the fallback only satisfies the type.
   const caller = (request: FastifyRequest): Caller => ({
     actor: request.managementToken?.id ?? 'unknown',
+    person: request.managementToken?.person ?? null,
     now: clock(),
   });
   const scope = (p: Params): FormScope => ({ spaceId: p.spaceId, formKey: p.key });
@@ -76,11 +79,12 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
 
   const list = inboxOperation(
     {
-      summary: 'List submissions, newest first',
-      description: `Filters apply together; unknown, repeated or bad parameters are 400 \`invalid_query\` naming them. ${FIELD_FILTERS}`,
+      summary: 'List submissions, newest or oldest first, with the total that matches',
+      description: `Filters apply together; unknown, repeated or bad parameters are 400 \`invalid_query\` naming them. ${FIELD_FILTERS} \`total\` counts every match; \`unread\` is the caller's unread submissions in the form's inbox, whatever the filter.`,
       params: INBOX_PARAMS,
       querystring: queryParams({
         ...INBOX_FILTERS,
+        sort: '`-createdAt` (newest first, default) or `createdAt` (oldest first).',
         limit: '1 to 200 (default 50).',
         cursor: '`nextCursor` of the previous page, with the same filters.',
       }),
@@ -92,12 +96,20 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
     base,
     { config: READ, schema: list },
     async (request) => {
-      const { limit: _limit, cursor: _cursor, ...filters } = request.query;
+      const { limit: _limit, cursor: _cursor, sort: _sort, ...filters } = request.query;
       const filter = parseInboxFilter(filters);
-      return listInbox(store, scope(request.params), filter, {
-        limit: parseLimit(single(request.query, 'limit')),
-        after: parseCursor(single(request.query, 'cursor')),
-      });
+      const order = parseSort(single(request.query, 'sort'));
+      return listInbox(
+        store,
+        scope(request.params),
+        filter,
+        {
+          limit: parseLimit(single(request.query, 'limit')),
+          after: parseCursor(single(request.query, 'cursor'), order),
+          order,
+        },
+        caller(request),
+      );
     },
   );
 
@@ -105,7 +117,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
     {
       summary: 'Change, move or delete many submissions',
       description:
-        'One transaction: status, assignment, spam moves (`spam`, `not_spam`: `skipped` counts those a full form cannot take back), delete (needs `forms.write` too). A filter covers every match up to 10,000 (more: 400 with `details.max`).',
+        "One transaction: status, assignment (a person's id, or null), spam moves (`spam`, `not_spam`: `skipped` counts those a full form cannot take back), delete (needs `forms.write` too), the caller's read marks (`read`, `unread`). A filter covers every match up to 10,000 (more: 400 with `details.max`).",
       params: INBOX_PARAMS,
       body: bulkBody,
       response: { 200: json('How many changed.', bulkResult) },
@@ -130,8 +142,27 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
     response: { 200: json('The submission.', submissionBody) },
   });
   app.get<{ Params: IdParams }>(`${base}/:id`, { config: READ, schema: read }, async (request) => ({
-    submission: await readSubmission(store, scope(request.params), request.params.id),
+    submission: await readSubmission(store, scope(request.params), request.params.id, caller(request).actor),
   }));
+
+  const markSchema = (read: boolean) =>
+    inboxOperation({
+      summary: read ? 'Mark a submission read for the caller' : 'Mark a submission unread for the caller',
+      description:
+        "Read marks are per person (the calling token's): another person's marks and the submission's status do not change. Not recorded in the activity log.",
+      params: SUBMISSION_PARAMS,
+      response: { 200: json('The mark.', readMark) },
+    });
+  app.put<{ Params: IdParams }>(
+    `${base}/:id/read`,
+    { config: READ, schema: markSchema(true) },
+    async (request) => setRead(store, scope(request.params), request.params.id, caller(request), true),
+  );
+  app.delete<{ Params: IdParams }>(
+    `${base}/:id/read`,
+    { config: READ, schema: markSchema(false) },
+    async (request) => setRead(store, scope(request.params), request.params.id, caller(request), false),
+  );
 
   const change = inboxOperation(
     {

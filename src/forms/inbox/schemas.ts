@@ -48,10 +48,10 @@ const folder = { type: 'string', enum: [...FOLDERS] };
 export const INBOX_FILTERS = {
   folder: '`inbox` (default) or `spam`.',
   status: 'A comma list of statuses: any of them.',
-  q: 'Text, at most 200 characters: a stored value containing it, ignoring case.',
+  q: 'Text, at most 200 characters: a stored value containing it, ignoring case, accents and width.',
   from: '`YYYY-MM-DD` (midnight UTC) or a timestamp with a zone: `createdAt >= from`.',
   to: '`YYYY-MM-DD` or a timestamp with a zone: `createdAt < to`.',
-  assignee: 'Exactly that name (case-sensitive); empty: unassigned.',
+  assignee: "A person's id (`tok_…`, from `GET /people`): assigned to them; empty: unassigned.",
 } as const;
 
 /** `field[<key>]=value` filters cannot be listed: the route's description names them. */
@@ -64,7 +64,12 @@ export const inboxItem = object(
     form: S.string,
     folder,
     status,
-    assignee: S.nullableString,
+    assignee: S.describe(S.nullableString, "The person's id (`tok_…`) it is assigned to; null: unassigned."),
+    assigneeName: S.describe(
+      S.nullableString,
+      "That person's name (null when their token is gone); for an assignment made before people existed, the name given then.",
+    ),
+    read: S.describe(S.boolean, 'Whether the calling person has opened it (marks are per person).'),
     values: S.describe(S.anyObject, 'As stored (spam: the raw values it was caught with).'),
     page: S.nullableString,
     locale: S.string,
@@ -93,7 +98,14 @@ export const note = object({
 export const inboxPage = object({
   items: S.arrayOf(inboxItem),
   nextCursor: S.describe(S.nullableString, 'Pass as `cursor` for the next page; null on the last.'),
+  total: S.describe(S.integer, 'Submissions the filter matches, every page together.'),
+  unread: S.describe(
+    S.integer,
+    "The caller's unread submissions in the form's inbox folder (whatever the filter).",
+  ),
 });
+
+export const readMark = object({ id: S.string, read: S.boolean });
 
 export const submissionBody = object({
   submission: {
@@ -108,17 +120,23 @@ export const changeBody = {
   minProperties: 1,
   properties: {
     status,
-    assignee: S.describe(S.nullableString, '1 to 200 characters (trimmed), or null to unassign.'),
+    assignee: S.describe(
+      S.nullableString,
+      "A person's id (`tok_…`, from `GET /people`), or null to unassign.",
+    ),
   },
 };
 
 export const noteBody = {
   type: 'object',
   additionalProperties: false,
-  required: ['text', 'author'],
+  required: ['text'],
   properties: {
     text: S.describe(S.string, '1 to 5,000 characters, kept as written.'),
-    author: S.describe(S.string, '1 to 200 characters (trimmed): the person, as the caller names them.'),
+    author: S.describe(
+      S.string,
+      "1 to 200 characters (trimmed): the person, as the caller names them; left out, the calling token's person.",
+    ),
   },
 };
 
@@ -128,7 +146,7 @@ export const bulkBody = {
   required: ['action'],
   description: 'Exactly one of `ids` and `filter`; `status` and `assignee` belong to their action only.',
   properties: {
-    action: { type: 'string', enum: ['status', 'assign', 'delete', 'spam', 'not_spam'] },
+    action: { type: 'string', enum: ['status', 'assign', 'delete', 'spam', 'not_spam', 'read', 'unread'] },
     status,
     assignee: S.nullableString,
     ids: S.arrayOf(S.string, '1 to 1,000 submission ids (others of the form are ignored).'),
@@ -172,4 +190,8 @@ export const eraseResult = object({
   submissions: S.describe(S.integer, 'Submissions holding the address (deleted unless dryRun).'),
   files: S.integer,
   forms: S.arrayOf(object({ form: S.string, inbox: S.integer, spam: S.integer }), 'Per form key.'),
+  items: S.arrayOf(
+    object({ id: S.string, form: S.string, folder, createdAt: S.dateTime }),
+    'Dry run: the submissions it would delete, newest first, at most 100 (the counts cover every one); empty otherwise.',
+  ),
 });

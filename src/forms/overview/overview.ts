@@ -10,6 +10,7 @@ import { listAuthoredForms } from '../authoring/forms-repo.js';
 import { isFolder, isSubmissionStatus, SUBMISSION_STATUSES, type InboxFolder } from '../inbox/statuses.js';
 import { formStatus, type FormStatus } from '../rules/status.js';
 import { countByFormFolderStatus, countPerQuarterHour, lastSubmissionAt } from './overview-repo.js';
+import { readCountsByForm } from '../inbox/list-repo.js';
 
 /** The windows the overview answers (issue 32: 30 and 90 days). */
 export const OVERVIEW_DAYS = [30, 90] as const;
@@ -21,7 +22,8 @@ export interface FormOverview {
   /** Deleted forms whose submissions remain have no status. */
   deleted: boolean;
   status: FormStatus | null;
-  counts: Record<'new' | 'read' | 'done' | 'archived' | 'inbox' | 'spam', number>;
+  /** Inbox per status, per folder, and `unread`: the inbox submissions the calling person has not opened. */
+  counts: Record<'new' | 'read' | 'done' | 'archived' | 'inbox' | 'spam' | 'unread', number>;
   lastSubmissionAt: string | null;
   /** Per day of `dates`, oldest first. */
   daily: { inbox: number[]; spam: number[] };
@@ -40,6 +42,7 @@ const emptyCounts = (): FormOverview['counts'] => ({
   archived: 0,
   inbox: 0,
   spam: 0,
+  unread: 0,
 });
 
 export async function readOverview(
@@ -47,6 +50,7 @@ export async function readOverview(
   spaceId: string,
   days: OverviewDays,
   now: Date,
+  reader: string | null = null,
 ): Promise<Overview> {
   const space = await getSpace(store, spaceId);
   if (!space) throw notFound(`Space "${spaceId}" not found.`);
@@ -71,6 +75,9 @@ export async function readOverview(
     form.counts[row.folder] += row.count;
     if (row.folder === 'inbox' && isSubmissionStatus(row.status)) form.counts[row.status] += row.count;
   }
+  const read = reader === null ? new Map<string, number>() : await readCountsByForm(store, spaceId, reader);
+  for (const form of forms.values())
+    form.counts.unread = Math.max(0, form.counts.inbox - (read.get(form.key) ?? 0));
   for (const def of authored) {
     const form = forms.get(def.key);
     // spec 3.1: the status a submission would meet now; capacity counts stored non-spam submissions.

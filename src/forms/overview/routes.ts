@@ -17,6 +17,8 @@ import { withoutSecrets } from '../authoring/management.js';
 import { readPublishedForm } from '../delivery/published-forms-repo.js';
 import { OVERVIEW_DAYS, type OverviewDays, readOverview } from './overview.js';
 import { getSpace } from '../../store/spaces-repo.js';
+import { actorNames } from '../../activity/actor-names.js';
+import { listPeople } from '../../store/tokens-repo.js';
 
 const counts = object(
   {
@@ -26,9 +28,10 @@ const counts = object(
     archived: S.integer,
     inbox: S.integer,
     spam: S.integer,
+    unread: S.describe(S.integer, 'Inbox submissions the calling person has not opened.'),
   },
   undefined,
-  'Inbox submissions per status, and per folder.',
+  'Inbox submissions per status, per folder, and unread by the caller.',
 );
 const formOverview = object({
   key: S.string,
@@ -54,6 +57,10 @@ const activityItem = object({
   id: S.string,
   at: S.dateTime,
   actor: S.describe(S.string, 'The token id that acted, or `link` (a signed download link).'),
+  actorName: S.describe(
+    S.nullableString,
+    "The acting token's person, else its name; null when it has neither or is gone.",
+  ),
   action: S.string,
   details: S.anyObject,
 });
@@ -108,7 +115,7 @@ export async function formOverviewRoutes(
     },
     async (request) => {
       const days = parseDays(request.query);
-      return readOverview(store, request.params.spaceId, days, clock());
+      return readOverview(store, request.params.spaceId, days, clock(), request.managementToken?.id ?? null);
     },
   );
 
@@ -187,7 +194,32 @@ export async function formOverviewRoutes(
         since: item.createdAt,
         limit: 200,
       });
-      return { items };
+      const names = await actorNames(store, spaceId);
+      return { items: items.map((a) => ({ ...a, actorName: names.get(a.actor) ?? null })) };
+    },
+  );
+
+  app.get<{ Params: { spaceId: string } }>(
+    '/v1/spaces/:spaceId/people',
+    {
+      config: { scopes: { all: ['forms.read'] } },
+      schema: inboxOperation({
+        summary: "The space's people",
+        description:
+          "Needs `forms.read`. Management tokens that stand for a person (set with the token, `tokens.admin`), by name: whom submissions are assigned to. A person's id is their token's.",
+        params: pathParams({ spaceId: SPACE_ID }),
+        response: {
+          200: json(
+            'The people.',
+            object({ people: S.arrayOf(object({ id: S.string, name: S.string, email: S.nullableString })) }),
+          ),
+        },
+      }),
+    },
+    async (request) => {
+      const space = await getSpace(store, request.params.spaceId);
+      if (!space) throw notFound(`Space "${request.params.spaceId}" not found.`);
+      return { people: await listPeople(store.db, space.id) };
     },
   );
 }

@@ -47,6 +47,7 @@ export interface AddressMatch {
   id: string;
   formKey: string;
   folder: 'inbox' | 'spam';
+  createdAt: string;
 }
 
 /**
@@ -63,14 +64,14 @@ export async function submissionsWithAddress(
   const rows = await store.db
     .selectFrom('submission_addresses as a')
     .innerJoin('submissions as s', 's.id', 'a.submission_id')
-    .select(['s.id', 's.form_key', 's.folder'])
+    .select(['s.id', 's.form_key', 's.folder', 's.created_at'])
     .where('a.space_id', '=', spaceId)
     .where('a.address', '=', address)
     .$if(after !== null, (q) => q.where('a.submission_id', '>', after ?? ''))
     .orderBy('a.submission_id')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, formKey: r.form_key, folder: r.folder }));
+  return rows.map((r) => ({ id: r.id, formKey: r.form_key, folder: r.folder, createdAt: r.created_at }));
 }
 
 // ---- the reindex step ------------------------------------------------------------------------------------------

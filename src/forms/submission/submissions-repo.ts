@@ -3,6 +3,8 @@ import type { Store } from '../../store/open-store.js';
 import type { Database } from '../../store/schema.js';
 import type { Queryable } from '../../store/spaces-repo.js';
 import { syncCounter } from '../authoring/forms-repo.js';
+import { searchTextOf } from '../../lib/search-fold.js';
+import { chosenOptions, type TypedKey } from './chosen-options.js';
 
 export type Folder = 'inbox' | 'spam';
 
@@ -67,7 +69,15 @@ export async function claimCapacity(
   return false;
 }
 
-export async function insertSubmission(db: Queryable, s: SubmissionRecord): Promise<void> {
+/**
+ * Stores a submission with its folded search copy and, given the fields of the definition it was made to, the
+ * options it chose (`submission_options`): every writer of submissions goes through here.
+ */
+export async function insertSubmission(
+  db: Queryable,
+  s: SubmissionRecord,
+  fields: readonly TypedKey[] = [],
+): Promise<void> {
   await db
     .insertInto('submissions')
     .values({
@@ -84,7 +94,37 @@ export async function insertSubmission(db: Queryable, s: SubmissionRecord): Prom
       created_at: s.createdAt,
       delete_after: s.deleteAfter,
       form_cv: s.formCv ?? null,
+      search_text: searchTextOf(s.values),
     })
+    .execute();
+  await insertChosenOptions(db, s, fields);
+}
+
+/** The options a stored submission chose, for the fields given (the backfill passes the form's current ones). */
+export async function insertChosenOptions(
+  db: Queryable,
+  s: Pick<SubmissionRecord, 'id' | 'spaceId' | 'form' | 'folder' | 'values' | 'createdAt'> & {
+    status?: string;
+  },
+  fields: readonly TypedKey[],
+): Promise<void> {
+  const options = chosenOptions(fields, s.values);
+  if (options.length === 0) return;
+  await db
+    .insertInto('submission_options')
+    .values(
+      options.map((o) => ({
+        submission_id: s.id,
+        space_id: s.spaceId,
+        form_key: s.form,
+        field_key: o.fieldKey,
+        value: o.value,
+        folder: s.folder,
+        status: s.status ?? 'new',
+        created_at: s.createdAt,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
     .execute();
 }
 

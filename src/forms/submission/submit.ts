@@ -137,7 +137,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     };
     // Its addresses too: erase reaches the spam folder (spec 4.5).
     await deps.store.db.transaction().execute(async (tx) => {
-      await insertSubmission(tx, spam);
+      await insertSubmission(tx, spam, def.fields);
       await insertSubmissionAddresses(
         tx,
         spam.spaceId,
@@ -294,7 +294,7 @@ async function store(
   const max = ctx.form.definition.settings.maxSubmissions ?? null;
   try {
     await deps.store.db.transaction().execute(async (tx) => {
-      await insertSubmission(tx, record);
+      await insertSubmission(tx, record, ctx.form.definition.fields);
       await insertSubmissionAddresses(
         tx,
         record.spaceId,

@@ -23,6 +23,7 @@ import { up0020SubmissionAddresses } from './0020-submission-addresses.js';
 import { up0021InboxSessions } from './0021-inbox-sessions.js';
 import { up0022SubmissionCounts } from './0022-submission-counts.js';
 import { up0023FormDrafts } from './0023-form-drafts.js';
+import { up0027InboxPeople } from './0027-inbox-people.js';
 import { up0028EntryDeps } from './0028-entry-deps.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
@@ -57,6 +58,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0021-inbox-sessions', up0021InboxSessions],
   ['0022-submission-counts', up0022SubmissionCounts],
   ['0023-form-drafts', up0023FormDrafts],
+  ['0027-inbox-people', up0027InboxPeople],
   ['0028-entry-deps', up0028EntryDeps],
 ];
 

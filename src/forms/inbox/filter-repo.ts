@@ -1,0 +1,56 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { StoreDialect } from '../../store/dialect/dialect.js';
+import type { Database } from '../../store/schema.js';
+import type { InboxFilter } from './filter.js';
+
+/** `\`, `%` and `_` of the search text stand for themselves in the LIKE pattern (escape character `\`). */
+export function likeContains(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Adds a filter's conditions to a select on `submissions` (the caller adds space and form). Columns are qualified,
+ * so the select may join other tables. A field filter on one of `choiceKeys` (the form's choice fields) matches the
+ * options the submission chose (`submission_options`, an index probe); on any other key, the stored JSON.
+ */
+export function applyInboxFilter<O>(
+  qb: SelectQueryBuilder<Database, 'submissions', O>,
+  filter: InboxFilter,
+  dialect: StoreDialect,
+  choiceKeys: ReadonlySet<string> = new Set(),
+): SelectQueryBuilder<Database, 'submissions', O> {
+  let q = qb.where('submissions.folder', '=', filter.folder);
+  // parseInboxFilter never gives an empty list; a caller's own empty list matches nothing (`in ()` is no SQL).
+  if (filter.statuses !== null)
+    q =
+      filter.statuses.length === 0
+        ? q.where((eb) => eb.lit(false))
+        : q.where('submissions.status', 'in', [...filter.statuses]);
+  if (filter.from !== null) q = q.where('submissions.created_at', '>=', filter.from);
+  if (filter.to !== null) q = q.where('submissions.created_at', '<', filter.to);
+  const assignee = filter.assignee;
+  // Unassigned: no person, and no name given before people existed.
+  if (assignee.kind === 'unassigned')
+    q = q.where('submissions.assignee_id', 'is', null).where('submissions.assignee', 'is', null);
+  if (assignee.kind === 'is') q = q.where('submissions.assignee_id', '=', assignee.id);
+  for (const f of filter.fields) {
+    if (choiceKeys.has(f.key))
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('submission_options as o')
+            .select(eb.lit(1).as('one'))
+            .whereRef('o.submission_id', '=', 'submissions.id')
+            .where('o.field_key', '=', f.key)
+            .where('o.value', '=', f.value),
+        ),
+      );
+    else q = q.where(dialect.jsonFieldHas('submissions.values', f.key, f.value));
+  }
+  // Both sides folded (filter.ts folds the query): a plain substring test, the same on both engines.
+  if (filter.q !== null)
+    q = q.where(
+      sql<boolean>`${sql.ref('submissions.search_text')} like ${likeContains(filter.q)} escape '\\'`,
+    );
+  return q;
+}

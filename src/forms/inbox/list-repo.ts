@@ -1,0 +1,238 @@
+// The inbox list's SQL (issue 40 item 4): a page in either order with the total that matches, neither read by
+// walking every submission of a form. The total comes from counters where the filter allows (the store's tallies
+// per folder and status, migration 0022; per chosen option, folder and status, 0027), else from one index range (an
+// option within dates; a date range; a person's assignments), else from a count of the rows the filter matches.
+
+import type { Store } from '../../store/open-store.js';
+import type { Queryable } from '../../store/spaces-repo.js';
+import type { ListOrder, ListPosition } from './cursor.js';
+import { type InboxFilter, applyInboxFilter } from './filter.js';
+import { type FormScope, itemQuery, itemsByIds, peopleNames } from './inbox-repo.js';
+import { type InboxItem, toItem } from './items.js';
+
+export interface ListPage {
+  items: InboxItem[];
+  last: ListPosition | null;
+  total: number;
+}
+
+export interface ListRequest {
+  filter: InboxFilter;
+  /** The form's choice fields: a field filter on one of them is read from `submission_options`. */
+  choiceKeys: ReadonlySet<string>;
+  order: ListOrder;
+  limit: number;
+  after: ListPosition | null;
+  /** The calling person (a management token id), for `read`. */
+  reader: string;
+}
+
+/** The one option filter a page can be read from in index order, when nothing but folder, status and dates joins it. */
+function drivingOption(req: ListRequest): { key: string; value: string } | null {
+  const { filter } = req;
+  const options = filter.fields.filter((f) => req.choiceKeys.has(f.key));
+  if (options.length !== 1 || filter.fields.length !== 1) return null;
+  if (filter.q !== null || filter.assignee.kind !== 'any') return null;
+  return options[0] ?? null;
+}
+
+/** Keyset order and condition on (created_at, id): after the cursor in the list's direction. */
+function afterCursor(order: ListOrder, after: ListPosition | null) {
+  const cmp = order === 'newest' ? '<' : '>';
+  const dir = order === 'newest' ? 'desc' : 'asc';
+  return { cmp, dir, after } as const;
+}
+
+export async function listPage(store: Store, scope: FormScope, req: ListRequest): Promise<ListPage> {
+  const option = drivingOption(req);
+  const { cmp, dir, after } = afterCursor(req.order, req.after);
+  let rows;
+  if (option !== null) {
+    // The page's ids in order from the option's index range; the filter holds for each by construction.
+    const ids = await optionPageIds(store.db, scope, req, option);
+    rows = (await itemsByIds(store.db, ids, req.reader).execute())
+      .filter((r) => r.space_id === scope.spaceId && r.form_key === scope.formKey)
+      .sort((a, b) => order(a, b) * (dir === 'desc' ? -1 : 1));
+  } else {
+    let q = applyInboxFilter(
+      itemQuery(store.db, scope, req.reader),
+      req.filter,
+      store.dialect,
+      req.choiceKeys,
+    );
+    if (after !== null)
+      // `created_at <=/>= a AND (created_at </> a OR id </> b)` rather than one OR: both engines seek the index.
+      q = q
+        .where('submissions.created_at', cmp === '<' ? '<=' : '>=', after.createdAt)
+        .where((eb) =>
+          eb.or([eb('submissions.created_at', cmp, after.createdAt), eb('submissions.id', cmp, after.id)]),
+        );
+    rows = await q
+      .orderBy('submissions.created_at', dir)
+      .orderBy('submissions.id', dir)
+      .limit(req.limit + 1)
+      .execute();
+  }
+  const people = await peopleNames(store.db, scope.spaceId);
+  const items = rows
+    .slice(0, req.limit)
+    .map((r) => toItem(r, (v) => store.dialect.parseJson<unknown>(v), people));
+  const lastItem = items[items.length - 1];
+  return {
+    items,
+    last: rows.length > req.limit && lastItem ? { createdAt: lastItem.createdAt, id: lastItem.id } : null,
+    total: await countMatches(store, scope, req, option),
+  };
+}
+
+/** Ascending (created_at, id), as the stored text orders them on both engines for these ASCII values. */
+function order(a: { created_at: string; id: string }, b: { created_at: string; id: string }): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Up to `limit + 1` ids of the option's submissions in list order, from its index range. */
+async function optionPageIds(
+  db: Queryable,
+  scope: FormScope,
+  req: ListRequest,
+  option: { key: string; value: string },
+): Promise<string[]> {
+  const { cmp, dir, after } = afterCursor(req.order, req.after);
+  const f = req.filter;
+  const rows = await optionRange(db, scope, f, option)
+    .select('o.submission_id')
+    .$if(after !== null, (qb) =>
+      qb
+        .where('o.created_at', cmp === '<' ? '<=' : '>=', after?.createdAt ?? '')
+        .where((eb) =>
+          eb.or([
+            eb('o.created_at', cmp, after?.createdAt ?? ''),
+            eb('o.submission_id', cmp, after?.id ?? ''),
+          ]),
+        ),
+    )
+    .orderBy('o.created_at', dir)
+    .orderBy('o.submission_id', dir)
+    .limit(req.limit + 1)
+    .execute();
+  return rows.map((r) => r.submission_id);
+}
+
+/** The index range of one chosen option in a folder, narrowed by statuses and dates (all inside the index). */
+function optionRange(
+  db: Queryable,
+  scope: FormScope,
+  f: InboxFilter,
+  option: { key: string; value: string },
+) {
+  return db
+    .selectFrom('submission_options as o')
+    .where('o.space_id', '=', scope.spaceId)
+    .where('o.form_key', '=', scope.formKey)
+    .where('o.field_key', '=', option.key)
+    .where('o.value', '=', option.value)
+    .where('o.folder', '=', f.folder)
+    .$if(f.statuses !== null, (qb) =>
+      qb.where('o.status', 'in', f.statuses !== null && f.statuses.length > 0 ? [...f.statuses] : ['']),
+    )
+    .$if(f.from !== null, (qb) => qb.where('o.created_at', '>=', f.from ?? ''))
+    .$if(f.to !== null, (qb) => qb.where('o.created_at', '<', f.to ?? ''));
+}
+
+/** How many of the form's submissions the filter matches (the page's total). */
+async function countMatches(
+  store: Store,
+  scope: FormScope,
+  req: ListRequest,
+  option: { key: string; value: string } | null,
+): Promise<number> {
+  const f = req.filter;
+  if (option !== null && f.from === null && f.to === null) {
+    // One option in a folder, any statuses: the counters kept beside the chosen options (a handful of rows).
+    const row = await store.db
+      .selectFrom('submission_option_tallies')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+      .where('space_id', '=', scope.spaceId)
+      .where('form_key', '=', scope.formKey)
+      .where('field_key', '=', option.key)
+      .where('value', '=', option.value)
+      .where('folder', '=', f.folder)
+      .$if(f.statuses !== null, (qb) =>
+        qb.where('status', 'in', f.statuses !== null && f.statuses.length > 0 ? [...f.statuses] : ['']),
+      )
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+  if (option !== null) {
+    // With dates: the option's index range within them.
+    const row = await optionRange(store.db, scope, f, option)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+  const plain =
+    f.q === null && f.from === null && f.to === null && f.assignee.kind === 'any' && f.fields.length === 0;
+  if (plain) {
+    // Folder and statuses only: the counters the store keeps (a handful of rows whatever the form's size).
+    const row = await store.db
+      .selectFrom('submission_tallies')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+      .where('space_id', '=', scope.spaceId)
+      .where('form_key', '=', scope.formKey)
+      .where('folder', '=', f.folder)
+      .$if(f.statuses !== null, (qb) =>
+        qb.where('status', 'in', f.statuses !== null && f.statuses.length > 0 ? [...f.statuses] : ['']),
+      )
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+  const base = store.db
+    .selectFrom('submissions')
+    .where('submissions.space_id', '=', scope.spaceId)
+    .where('submissions.form_key', '=', scope.formKey);
+  const row = await applyInboxFilter(base, f, store.dialect, req.choiceKeys)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The reader's unread submissions in the form's inbox folder: the folder's tally less the reader's marks there
+ * (an index range of their own marks, never the form's submissions).
+ */
+export async function unreadCount(store: Store, scope: FormScope, reader: string): Promise<number> {
+  const total = await store.db
+    .selectFrom('submission_tallies')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+    .where('space_id', '=', scope.spaceId)
+    .where('form_key', '=', scope.formKey)
+    .where('folder', '=', 'inbox')
+    .executeTakeFirst();
+  const read = await store.db
+    .selectFrom('submission_reads')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('reader_id', '=', reader)
+    .where('space_id', '=', scope.spaceId)
+    .where('form_key', '=', scope.formKey)
+    .where('folder', '=', 'inbox')
+    .executeTakeFirst();
+  return Math.max(0, Number(total?.n ?? 0) - Number(read?.n ?? 0));
+}
+
+/** The reader's marks per form in the space's inbox folders, for the overview's unread counts. */
+export async function readCountsByForm(
+  store: Store,
+  spaceId: string,
+  reader: string,
+): Promise<Map<string, number>> {
+  const rows = await store.db
+    .selectFrom('submission_reads')
+    .select(['form_key', (eb) => eb.fn.countAll().as('n')])
+    .where('reader_id', '=', reader)
+    .where('space_id', '=', spaceId)
+    .where('folder', '=', 'inbox')
+    .groupBy('form_key')
+    .execute();
+  return new Map(rows.map((r) => [r.form_key, Number(r.n)]));
+}
