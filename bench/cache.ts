@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cache [sqlite|postgres] [seconds] [rounds]` (issues 5 and 17): Folio's cached reads (L1 hits:
+ * `npm run bench -- cache [sqlite|postgres] [seconds] [rounds]`: Folio's cached reads (L1 hits:
  * auth, rate limit, cache lookup on every request) against bare Fastify, with Folio's Fastify options, answering
  * the same bytes and headers (the baseline, measured in the same run), for the real mix of hits:
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- entries [sqlite|postgres] [--entries N]`: entry lists at scale (issue 3). Generates a space of
+ * `npm run bench -- entries [sqlite|postgres] [--entries N]`: entry lists at scale. Generates a space of
  * 100k published entries in 3 locales (plus a 10k one for the sitemap memory comparison) per engine, then
  * measures sequential requests over real HTTP against `buildApp` on 127.0.0.1, with the response cache's L1
  * sized to nothing so every request reaches the origin, beside a bare Fastify baseline serving a constant
@@ -104,7 +104,7 @@ async function sitemapMemory(url: string, token: string): Promise<{ heapMb: numb
   return { heapMb: (heap - heap0) / 1e6, rssMb: (rss - rss0) / 1e6 };
 }
 
-/** Prints the engine's plan of the count and the page statement of the issue's list query. */
+/** Prints the engine's plan of the count and the page statement of the sample list query. */
 async function explain(store: Store, engine: 'sqlite' | 'postgres'): Promise<void> {
   const space = await store.db
     .selectFrom('spaces')
@@ -323,7 +323,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number): Promise<
 }
 
 /**
- * Uncached list throughput (issue 17): 500 distinct filter + sort + include + locale queries, cycled by 64
+ * Uncached list throughput: 500 distinct filter + sort + include + locale queries, cycled by 64
  * connections (autocannon in this process) against Folio in a process of its own with the response cache's L1
  * sized to nothing, so every request is rendered; the same with the rows index off (`LIST_INDEX_MB=0`); the same
  * Folio as two processes on one port (`WORKERS=2`);

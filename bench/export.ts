@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- export [count]`: downloads a form's submissions as CSV and NDJSON over real HTTP (issue 11
- * item 3: exports stream, so the server's memory must stay within 50 MB of idle for 100k submissions). Generates
+ * `npm run bench -- export [count]`: downloads a form's submissions as CSV and NDJSON over real HTTP (exports
+ * stream, so the server's memory must stay within 50 MB of idle for 100k submissions). Generates
  * `count` submissions (default 100,000) in bulk into a SQLite store and a PostgreSQL schema, starts Folio on each
  * in a child process, and prints rows/s, MB/s and the server's peak RSS during each download beside its RSS when
  * idle. The baseline is bare Fastify streaming as many rows, byte for byte the same size (the same values through
@@ -27,7 +27,7 @@ import {
 
 const SERVER = join(import.meta.dirname, 'lib-export-server.ts');
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** The issue's target: peak RSS during an export within this of the idle server's. */
+/** The target: peak RSS during an export within this of the idle server's. */
 const TARGET_MB = 50;
 
 interface Download {

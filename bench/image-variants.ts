@@ -1,13 +1,13 @@
 /**
- * `npm run bench -- image-variants` (issue 28 item 9): what an anonymous visitor can make the server derive and
+ * `npm run bench -- image-variants`: what an anonymous visitor can make the server derive and
  * keep. One public photo of about 300 KB in a Folio process of its own (SQLite, directory blobs, the default
  * limits); no token. Every request of a phase is sent at once:
- *   1. one visitor asks for 700 distinct `?h=&q=&fm=` variants (the issue's attack);
+ *   1. one visitor asks for 700 distinct `?h=&q=&fm=` variants (the attack the budget bounds);
  *   2. another visitor asks for 300 distinct crops (`?w=320&h=…`), which no snapping merges;
  *   3. 20 visitors (loopback addresses 127.0.0.2–21) ask for 300 more distinct crops between them, each under any
  *      per-visitor limit: what the store keeps of the asset then.
  * Prints per phase the statuses, the p50 wait of all answers and of the 200s, and the blob store's growth.
- * About a minute on 2 cores before issue 28, a few seconds after.
+ * About a minute on 2 cores before the budget and the per-visitor limit, a few seconds after.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

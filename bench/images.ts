@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- images [seconds]` (issue 12): derived images from 12-megapixel JPEGs, Folio in a child
+ * `npm run bench -- images [seconds]`: derived images from 12-megapixel JPEGs, Folio in a child
  * process on SQLite, the load generator here.
  *   1. first request of a 640w WebP (a variant nobody asked for yet), p50 and p90 of 15 (target ≤ 150 ms p50);
  *   2. the same variant cached, req/s with 16 connections, beside bare Fastify sending the same bytes and headers

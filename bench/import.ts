@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- import [count]` (issue 15 item 2): `folio import` of a generated bundle of `count` entries
+ * `npm run bench -- import [count]`: `folio import` of a generated bundle of `count` entries
  * (default 100,000) with every localized field in three locales, on SQLite and on PostgreSQL, each in a process
  * of its own and timed from start to exit (reading and parsing the file included); then `folio export` of the
  * imported space with its peak RSS beside the RSS it had once loaded (the export streams, so the difference must

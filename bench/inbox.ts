@@ -4,10 +4,10 @@
  * and p95 of `rounds` (30) calls each, and the process's CPU per request (server and client share the process):
  *   - the baseline: the plain inbox list (`GET …/submissions`, 50 rows, its total from the counters),
  *   - the overview the page opens on (unread counts for the person signed in included) and the session read,
- *   - first pages of filtered lists with their total (issue 40 item 4: an option, an option with a status, oldest
+ *   - first pages of filtered lists with their total (an option, an option with a status, oldest
  *     first, a date range, a person's assignments, a folded search),
  *   - an XLSX export of every row and of a tenth of them, with the process's RSS and heap growth while it streams:
- *     memory stays flat when the two grow alike (issue 40 item 6); beside them the CSV export of every row.
+ *     memory stays flat when the two grow alike; beside them the CSV export of every row.
  * The machine is shared with other work: compare figures within one run.
  */
 import { request } from 'node:http';

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
       DATA_DIR: a,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_DELIVERY_PER_MINUTE: '100000000',
-      // The bench is one visitor asking for hundreds of new variants on purpose (issue 28 item 9 limits that).
+      // The bench is one visitor asking for hundreds of new variants on purpose (the per-visitor limit is off).
       IMAGE_DERIVATIONS_PER_MINUTE: '0',
     });
     const rt = await openRuntime(config);

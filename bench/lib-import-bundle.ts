@@ -1,5 +1,5 @@
 /**
- * Writes a large space bundle for the import bench (issue 15 item 2): the entries bench's base bundle (model,
+ * Writes a large space bundle for the import bench: the entries bench's base bundle (model,
  * option list, pages, the folder tree /blog/<year>/<month>, authors) plus posts up to `total` entries, every
  * localized field in all three locales (en, de, fr), each post with a block list. Deterministic (seeded), and
  * written as a stream so the generator never holds the whole file as one string.

@@ -1,5 +1,5 @@
 /**
- * The server of the benches of issue 28 items 9–12, a child process (bench/lib-child.ts starts it):
+ * The server of the benches of what one client can make it spend (bench/lib-spend.ts), a child process (bench/lib-child.ts starts it):
  *   lib-spend-server.ts <dataDir> <bundleDir>
  * Folio on SQLite with `<bundleDir>/bundle.json` imported, configured by the environment the bench passes
  * (`REQUEST_TIMEOUT_MS`, `IMAGE_DERIVATIONS_PER_MINUTE`, …: what the code under test does not know it ignores).

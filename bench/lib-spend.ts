@@ -1,5 +1,5 @@
 /**
- * What the benches of issue 28 items 9–12 (`image-variants`, `slow-body`, `search-queue`, `origin-share`) share:
+ * What the benches of what one client can make the server spend (`image-variants`, `slow-body`, `search-queue`, `origin-share`) share:
  * one HTTP request with its status, time and body (optionally from another loopback address, so the server sees
  * another visitor), quantiles, and the bytes under a directory.
  */

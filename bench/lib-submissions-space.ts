@@ -16,7 +16,7 @@ export const BUNDLE = {
         { key: 'message', type: 'textarea', label: 'Message', maxLength: 2000 },
         { key: 'consent', type: 'consent', label: 'I agree.' },
       ],
-      // Notifications on (issue 10): every accepted submission enqueues two owner emails, a routed one and a chat
+      // Notifications on: every accepted submission enqueues two owner emails, a routed one and a chat
       // post in its transaction; sending is the job runner's, off the request path.
       settings: {
         successMessage: { en: 'Thanks!' },

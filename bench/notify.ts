@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- notify [seconds] [submissions/s] [both|in-process|worker]` (issue 30 item 6; default 60 s at
+ * `npm run bench -- notify [seconds] [submissions/s] [both|in-process|worker]` (default 60 s at
  * 100/s, both modes; e.g. `notify 10` for a quick check): how soon notifications arrive under a steady load. Folio
  * (`folio serve` on SQLite, with the job runner in process, and again with FOLIO_WORKER=off beside one `folio
  * worker` process on the same file) takes submissions at a fixed rate; each sends two owner emails to a loopback SMTP server, a chat post

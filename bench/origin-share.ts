@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- origin-share` (issue 28 item 12): what one client can spend of a published browser token.
+ * `npm run bench -- origin-share`: what one client can spend of a published browser token.
  * Folio in a process of its own (SQLite, memory counters, the default 1,200 requests per minute per token), a
  * public token restricted to `https://site.example`. A script with no `Origin` header (curl, a bot) sends cached
  * reads with it, 16 at a time, until it gets a 429 or has sent 1,500; then a second visitor (another loopback

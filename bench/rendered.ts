@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- rendered [sqlite|postgres] [--entries N] [--rounds R]` (issue 17): what the rendered cache
+ * `npm run bench -- rendered [sqlite|postgres] [--entries N] [--rounds R]`: what the rendered cache
  * (RENDER_CACHE_MB) saves an uncached list. Two apps in this process on one store, the same code and data, one
  * with the rendered cache and one without (the baseline), both with the response cache's L1 sized to nothing;
  * rounds of 150 sequential list requests alternate between them, so both see the same host at the same moment

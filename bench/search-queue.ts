@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- search-queue` (issue 28 item 11): 75 concurrent distinct `GET /search` queries from one token
+ * `npm run bench -- search-queue`: 75 concurrent distinct `GET /search` queries from one token
  * against Folio in a process of its own (SQLite, the offline model on its worker thread), once the space's 40
  * entries are indexed. Every query is new, so none is answered from the response cache or the query-vector
  * cache: each needs the model. Prints the p50 and p90 of all answers, of the 200s, and the share of 503s (with

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- search` (issue 13): semantic search over 50,000 entries on SQLite and PostgreSQL.
+ * `npm run bench -- search`: semantic search over 50,000 entries on SQLite and PostgreSQL.
  *
  * - Query latency: sequential `GET /search` requests whose query vector is cached (each query was searched once
  *   before with another `limit`, so the response cache cannot answer but the embedding cache does), p50 and p99,

@@ -1,8 +1,8 @@
 /**
- * `npm run bench -- slow-body` (issue 28 item 10): how long a request body trickled over a raw socket holds a
+ * `npm run bench -- slow-body`: how long a request body trickled over a raw socket holds a
  * connection, and whether an early error stops the reading. Folio in a process of its own (SQLite) with a public
  * form; three connections at once, each capped at 65 s:
- *   A. a submission trickled at 1 byte every 20 s (the issue's attack) with a valid token;
+ *   A. a submission trickled at 1 byte every 20 s (the attack the body timeouts bound) with a valid token;
  *   B. a submission trickled at 1 byte a second (never idle long) with a valid token, `REQUEST_TIMEOUT_MS=30000`;
  *   C. the same body with a bad token: when the 401 arrives, and whether the server then closes the connection
  *      or keeps reading (the bytes the client could still send after the 401).

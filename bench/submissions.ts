@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- submissions [seconds]`: accepted form submissions per second over real HTTP (issue 6 target:
+ * `npm run bench -- submissions [seconds]`: accepted form submissions per second over real HTTP (target:
  * ≥ 1,500/s on SQLite), on SQLite and PostgreSQL, against bare Fastify parsing the same JSON body and answering
  * `{ ok: true }` (the baseline, measured in the same run). autocannon runs in this process; each server runs in a
  * child process, which reports its peak RSS and the number of submissions it stored. Rate limits are lifted by

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- sync [entries]` (issue 16): a space of 100k published entries in 3 locales per engine, then
+ * `npm run bench -- sync [entries]`: a space of 100k published entries in 3 locales per engine, then
  * 1,000 of them changed over 10 publishes. Measures, over real HTTP with the response cache off, fetching that
  * difference with `GET /sync?since=` (keys only, and `full=1` with entries in one locale) as p50/p99 and bytes,
  * beside the baseline a site has without it: walking every page of `/entries` (one locale) to find what changed.

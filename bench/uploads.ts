@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- uploads [rounds]`: 100 parallel 5 MB PDF uploads per round over real HTTP (issue 10: print
+ * `npm run bench -- uploads [rounds]`: 100 parallel 5 MB PDF uploads per round over real HTTP (print
  * MB/s and the server's peak RSS; memory must stay flat because files stream), against bare Fastify with
  * @fastify/multipart streaming the same bodies to disk (the baseline, in its own process, measured in the same
  * run). Folio runs on SQLite with local blobs: every upload is streamed through the size limit and the sniffer to

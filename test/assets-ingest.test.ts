@@ -23,7 +23,7 @@ import {
   UTF16_HTML,
 } from './helpers/markup-cases.js';
 
-// Issue 12 items 3 and 5: POST /v1/spaces/<spaceId>/assets (multipart, content.write) stores, probes and
+// POST /v1/spaces/<spaceId>/assets (multipart, content.write) stores, probes and
 // publishes one asset; decompression bombs are refused from their header, here and in bundle imports.
 
 const MB = 1024 * 1024;
@@ -356,7 +356,7 @@ describe.each(ENGINES)('asset upload and ingest on %s', (engine) => {
     await nothingKept(before.from, before.cv0, before.assets0);
   });
 
-  it('refuses every SVG and XML of the table that can carry script, and UTF-16 HTML and SVGZ (issue 28 item 13)', async () => {
+  it('refuses every SVG and XML of the table that can carry script, and UTF-16 HTML and SVGZ', async () => {
     const before = await state();
     const cases = [
       ...REFUSED_MARKUP,
@@ -380,7 +380,7 @@ describe.each(ENGINES)('asset upload and ingest on %s', (engine) => {
     await nothingKept(before.from, before.cv0, before.assets0);
   });
 
-  it('stores clean SVG and XML, and serves their originals only as sandboxed attachments (issue 28 item 13)', async () => {
+  it('stores clean SVG and XML, and serves their originals only as sandboxed attachments', async () => {
     for (const c of [...ACCEPTED_MARKUP, ...ACCEPTED_ENCODED]) {
       const res = await post([{ file: c.file, type: 'text/plain', content: c.bytes }]);
       expect([c.name, res.status, res.body.asset?.mime]).toEqual([c.name, 201, c.type]);
@@ -396,7 +396,7 @@ describe.each(ENGINES)('asset upload and ingest on %s', (engine) => {
     expect([served.statusCode, served.headers['content-disposition']]).toEqual([200, undefined]);
   });
 
-  it('serves an XML original as a sandboxed attachment, like an SVG (issue 28 item 13)', async () => {
+  it('serves an XML original as a sandboxed attachment, like an SVG', async () => {
     const xml = Buffer.from('<?xml version="1.0"?>\n<feed><title>News</title></feed>');
     const res = await post([{ file: 'feed.xml', type: 'application/xml', content: xml }]);
     expect([res.status, res.body.asset.mime]).toEqual([201, 'application/xml']);

@@ -9,7 +9,7 @@ import { BLOB_KINDS, type TestBlobs, openTestBlobs } from './helpers/blobs.js';
 import { openTestEnv, type TestEnv } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir } from './helpers/fixture.js';
 
-// Issue 10 item 1: asset files of bundles live in the blob store of the installation, S3 included: imported into
+// Asset files of bundles live in the blob store of the installation, S3 included: imported into
 // it, delivered from it, exported out of it, byte for byte.
 
 describe.each(BLOB_KINDS)('bundle asset files in %s blobs', (kind) => {

@@ -1,4 +1,4 @@
-// Issue 15 item 1: bundle validation returns a normalised bundle, and a bad bundle never gets past it. Every JSON
+// Bundle validation returns a normalised bundle, and a bad bundle never gets past it. Every JSON
 // path of the fixture and demo bundles is replaced with junk (null, numbers, strings, {}, [], 100 KB, 200 nested
 // arrays, or deleted): validation never throws; the import succeeds or throws a BundleError naming JSON paths,
 // never another error; and a failed import leaves the store and the blob directory as they were (STYLE.md 13).

@@ -1,4 +1,4 @@
-// Issue 15 item 2 at test size: a bundle of more entries than one progress slice of the bulk publish holds is
+// The import bench's case at test size: a bundle of more entries than one progress slice of the bulk publish holds is
 // imported with its progress reported, lists and search answer for it, and `exportBundleToDir` streams it in
 // pages to exactly the bytes of the in-memory export.
 import { readFileSync } from 'node:fs';

@@ -98,7 +98,7 @@ const BAD: [string, Mutate, string][] = [
     'releases[0].entries[0].id',
   ],
   ['menus not an array', (b) => (b.menus = {}), 'menus'],
-  // Issue 15: these passed validation once and then crashed the import.
+  // These passed validation once and then crashed the import.
   ['fields an object', (b) => (b.types[0].fields = {}), 'types[0].fields'],
   ['blocks a string', (b) => (b.types[0].fields[2].blocks = 'hero'), 'types[0].fields[2].blocks'],
   ['a type without a kind', (b) => delete b.types[0].kind, 'types[0].kind'],

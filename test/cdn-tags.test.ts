@@ -18,7 +18,7 @@ const S = 'spc_test';
 const tagsOf = (headers: Record<string, unknown>): string[] =>
   String(headers['surrogate-key'] ?? '').split(' ');
 
-describe.each(ENGINES)('CDN tags on %s (issue 16)', (engine) => {
+describe.each(ENGINES)('CDN tags on %s', (engine) => {
   let t: ManagementApp;
   let runner: JobRunner;
   let receiver: WebhookReceiver;

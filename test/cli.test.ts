@@ -94,7 +94,7 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
     expect(
       (await run(['token', 'create', '--space', 'spc_test', '--kind', 'root'], { DATA_DIR: dataDir })).code,
     ).toBe(2);
-    // Scopes (issue 11): a narrow management token; a bad scope or scopes on a public token exit 2, one line.
+    // Scopes: a narrow management token; a bad scope or scopes on a public token exit 2, one line.
     const createScoped = (kind: string, scope: string) =>
       run(['token', 'create', '--space', 'spc_test', '--kind', kind, '--scope', scope], {
         DATA_DIR: dataDir,
@@ -178,7 +178,7 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
     await store.db.insertInto('uploads').values(uploads).execute();
     for (const u of uploads) await blobs.put(u.blob_key, Buffer.from('hi'));
     await store.close();
-    // Notification email written without SMTP_URL is the submission's too (issue 28 item 2); other files stay.
+    // Notification email written without SMTP_URL is the submission's too; other files stay.
     const mailDir = join(dataDir, 'outbox-mail');
     const mails = {
       old: '2026-01-01T00-00-00-000Z-sub_old.mail.0123456789abcdef_folio.test.eml',

@@ -7,7 +7,7 @@ import { TOKENS } from './helpers/fixture.js';
 import { contactForm, emailForm, VALID_CONTACT } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 
-// Issue 14 item 2: the client's form calls (spec 4.4) against the real server over HTTP, on both engines: the
+// The client's form calls (spec 4.4) against the real server over HTTP, on both engines: the
 // definition, JSON submissions with the control keys, typed validation errors, uploads and their ids.
 
 // Cloudflare's test secret that accepts any token (docs/api.md "Turnstile"), answered without a network call.

@@ -12,7 +12,7 @@ import { retryAfterMs } from '../client/src/retry.js';
 import { failureOf } from './helpers/client.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-// Issue 14 item 2: the client's HTTP behaviour against a tiny loopback server that answers what each test
+// The client's HTTP behaviour against a tiny loopback server that answers what each test
 // queues: retries after 429 honouring Retry-After, one retry of a GET after 503, never a POST after 503,
 // errors for every kind of failure, the token in the query, the ETag cache's bound, and the built bundle.
 

@@ -7,7 +7,7 @@ import { type FolioProcess, PROCESS_TEST_MS, serveFolio } from './helpers/proces
 import { removeTempDirs, tempDir } from './helpers/temp-dirs.js';
 
 /**
- * Issue 31, "Done when": a fresh TypeScript project depends on @folio/client from the workspace (the built
+ * A fresh TypeScript project depends on @folio/client from the workspace (the built
  * client/dist, `npm run build`), generates its types from the demo space with the package's `folio-types` bin,
  * and a small site (test/kit-site/site.ts: typed entries, blocks, rich text, images, the form, sync) compiles
  * under `tsc --strict` with no `any` and no cast, then runs against the space.

@@ -3,7 +3,7 @@ import { parseDocument, DomUtils } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { type Asset, imageUrl, picture, renderRichText, srcset } from '../client/src/index.js';
 
-// Issue 31 item 2: the rendering helpers of @folio/client: rich text to escaped HTML, image urls keeping the
+// The rendering helpers of @folio/client: rich text to escaped HTML, image urls keeping the
 // signed crop, srcsets on the width ladder and <picture> with AVIF and WebP sources.
 
 const ALLOWED_TAGS = new Set([

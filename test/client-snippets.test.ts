@@ -9,7 +9,7 @@ import { modelTypes } from '../src/delivery/content-model.js';
 import { removeTempDirs, tempDir } from './helpers/temp-dirs.js';
 
 /**
- * Issue 31 item 3: every TypeScript snippet (```ts) of README.md, client/README.md and docs/*.md compiles under
+ * Every TypeScript snippet (```ts) of README.md, client/README.md and docs/*.md compiles under
  * `tsc --strict` against the built package (client/dist, `npm run build`), each as a module of its own. The
  * names snippets take as given (a client, a token, the page's helpers) are declared once in globals.d.ts.
  */

@@ -6,7 +6,7 @@ import { ENGINES } from './helpers/engines.js';
 import { openTestApp, type TestApp } from './helpers/app.js';
 import { TOKENS } from './helpers/fixture.js';
 
-// Issue 31 items 1 and 3 against the real server: the content model read by the client, a typed read checked
+// The content model and typed reads against the real server: the content model read by the client, a typed read checked
 // against the type asked for, the headers of an answer (cv, CDN tags), forms.get() parsed as renderForm takes it;
 // and the generator's naming rules.
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_TYPES_FILE, generateTypes } from '../client/scripts/generate-types.js';
 
-// Issue 14 item 2: the client's types are generated from the OpenAPI document (client/scripts/generate-types.ts).
+// The client's types are generated from the OpenAPI document (client/scripts/generate-types.ts).
 // A route schema changed without `npm run client:types` leaves the committed file behind: this fails.
 
 describe('client/src/generated/api.ts', () => {

@@ -10,7 +10,7 @@ import { drainJobs } from './helpers/jobs.js';
 import { startEmbeddingsServer } from './helpers/search.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-// Issue 14 item 2: the typed delivery client (client/src) against the real server over HTTP on loopback, on both
+// The typed delivery client (client/src) against the real server over HTTP on loopback, on both
 // engines: every read, list iteration along nextCursor, typed errors, ETag revalidation, cv pinning, sync, search.
 
 const mgt = { authorization: `Bearer ${TOKENS.management}` };

@@ -14,7 +14,7 @@ import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 import { type FolioProcess, freePort, RedisServer, runFolio, serveFolio } from './helpers/processes.js';
 import { dropSchema } from './helpers/engines.js';
 
-// Two real `folio serve` processes on one PostgreSQL schema and one Redis of the test's own (issue 5).
+// Two real `folio serve` processes on one PostgreSQL schema and one Redis of the test's own.
 const schema = `t_${randomBase62(12).toLowerCase()}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'folio-cluster-'));
 let redis: RedisServer;

@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config/config.js';
 import { openMailer } from '../src/forms/notify/mailer.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-// Issue 28 item 4: the data directory holds visitors' answers, uploads, mail and secrets. What Folio creates there is
+// The data directory holds visitors' answers, uploads, mail and secrets. What Folio creates there is
 // 0700 (directories) and 0600 (files) whatever the umask; under the usual umask 022 it used to be 0755 and 0644.
 
 /** Every directory and file under `dir` (itself included), with its permission bits. */

@@ -3,7 +3,7 @@ import { ENGINES } from './helpers/engines.js';
 import { openTestApp, type TestApp } from './helpers/app.js';
 import { TOKENS } from './helpers/fixture.js';
 
-// Issue 31 item 1: the content model served to site developers (what `folio-types` generates TypeScript from).
+// The content model served to site developers (what `folio-types` generates TypeScript from).
 
 const base = '/v1/spc_test';
 const pub = { authorization: `Bearer ${TOKENS.public}` };

@@ -1,4 +1,4 @@
-// Durability under a crash (issue 15 item 5): submissions and publishes run against `folio serve` (the built
+// Durability under a crash: submissions and publishes run against `folio serve` (the built
 // dist, a real process), which is killed with SIGKILL mid-load and started again on the same data. Every request
 // that got a 2xx is stored, no half-written publish is visible, and every outbox event reaches a real receiver,
 // exactly once per event id after deduplication. On both engines.
@@ -48,7 +48,7 @@ async function post(url: string, token: string, body: unknown, method = 'POST') 
   return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
 }
 
-describe.each(ENGINES)('durability under SIGKILL on %s (issue 15 item 5)', (engine) => {
+describe.each(ENGINES)('durability under SIGKILL on %s', (engine) => {
   const dir = mkdtempSync(join(tmpdir(), 'folio-durability-'));
   const schema = `dur_${randomBase62(8).toLowerCase()}`;
   const env: Record<string, string> = {

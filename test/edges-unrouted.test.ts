@@ -1,4 +1,4 @@
-// Issue 28 item 16: requests the API does not serve get the answer that says so, in the envelope. A method a
+// Requests the API does not serve get the answer that says so, in the envelope. A method a
 // path does not serve is 405 before any body is read; a reserved JSON member is named; `Expect` other than
 // 100-continue is a 417 envelope; OPTIONS on an unknown /v1 path is 404; a client that aborts its upload is no
 // error of the server's.
@@ -21,7 +21,7 @@ import { type FolioProcess, PROCESS_TEST_MS, runFolio, serveFolio } from './help
 const pub = { authorization: `Bearer ${TOKENS.public}` };
 const mgt = { authorization: `Bearer ${TOKENS.management}` };
 
-describe('requests no route serves (issue 28 item 16)', () => {
+describe('requests no route serves', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await openTestApp('sqlite');
@@ -180,7 +180,7 @@ describe('requests no route serves (issue 28 item 16)', () => {
 });
 
 describe.each(ENGINES)(
-  'a client that aborts its upload, on %s (issue 28 item 16)',
+  'a client that aborts its upload mid-body, on %s',
   { timeout: PROCESS_TEST_MS },
   (engine) => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-abort-'));

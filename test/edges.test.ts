@@ -1,4 +1,4 @@
-// Issue 15 item 4: errors are always the 7.1 envelope, and the edges are tight (found by probing as an attacker).
+// Errors are always the 7.1 envelope, and the edges are tight (found by probing as an attacker).
 
 import type { AddressInfo, Socket } from 'node:net';
 import type { ConnectionError, HTTPMethods, InjectOptions } from 'fastify';

@@ -8,7 +8,7 @@ import { getSpace } from '../src/store/spaces-repo.js';
 import { ENGINES } from './helpers/engines.js';
 import { type ManagementApp, openManagementApp } from './helpers/management.js';
 
-// The entry cache (issue 17) hands out parsed published versions shared by every request: these tests check it
+// The entry cache hands out parsed published versions shared by every request: these tests check it
 // never answers another version than the store would, at the current cv and at pinned ones.
 describe.each(ENGINES)('entry version cache (%s)', (engine) => {
   let t: ManagementApp;

@@ -10,7 +10,7 @@ import { tempDir } from './helpers/temp-dirs.js';
 /**
  * The example site (examples/site/server.mjs, `npm run example`) against `folio serve` with its demo space, both
  * as the README starts them: pages with every block type of the demo, rich text with entry links, pictures, the
- * language switch, menus with submenus per locale, redirects, sitemap.xml and robots.txt (issue 31 item 6); the
+ * language switch, menus with submenus per locale, redirects, sitemap.xml and robots.txt; the
  * demo contact form posted as a browser without JavaScript posts it (the token in the action URL, `_redirect`,
  * `?error=`); and `npm run example -- build <dir>`, which on its second run rewrites only what /sync names. The
  * built client (client/dist, `npm run build`) is what the site imports.

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { bundleFormsCss } from '../client/scripts/build.js';
 
-// Issue 30 item 7: `@folio/client/forms.css`, exported by the package, under 4 KB gzipped, overridable with custom
+// `@folio/client/forms.css`, exported by the package, under 4 KB gzipped, overridable with custom
 // properties, with focus rings, a dark scheme and errors that are not told by colour alone. The Chromium test
 // (test/e2e/forms-round-trip.e2e.test.ts) takes its screenshots with it.
 

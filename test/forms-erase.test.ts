@@ -7,7 +7,7 @@ import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { type FormsApp, VISITOR_IP, openFormsApp, putForms } from './helpers/forms.js';
 
-// spec 4.5 "POST /forms/erase" and issue 11 items 4 and 5: a visitor's right to be forgotten across every form,
+// spec 4.5 "POST /forms/erase": a visitor's right to be forgotten across every form,
 // deleted forms and the spam folder; files of submissions only to forms.read, directly or by a signed link.
 
 const pass = { turnstileSiteKey: '1x00000000000000000000AA', turnstileSecret: TURNSTILE_TEST_SECRETS.pass };

@@ -85,7 +85,7 @@ function readCsv(body: string): { header: string[]; rows: Record<string, string>
   };
 }
 
-describe.each(ENGINES)('exporting submissions on %s (issue 11 item 3)', (engine) => {
+describe.each(ENGINES)('exporting submissions on %s', (engine) => {
   let t: FormsApp;
   let at = Date.parse('2026-03-10T10:00:00.000Z');
   const ids: Record<string, string> = {};

@@ -18,7 +18,7 @@ import { emailForm } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 import { storePerson, storeScopedToken } from './helpers/tokens.js';
 
-// Issue 11, the forms inbox: spec 3.1 (capacity counts stored non-spam submissions), 3.2 (spam folder 30 days;
+// The forms inbox: spec 3.1 (capacity counts stored non-spam submissions), 3.2 (spam folder 30 days;
 // retention deletes a submission with its notes and files), 4.5 (only `forms.read` sees submissions).
 
 const DAY = 86_400_000;
@@ -82,7 +82,7 @@ describe('inbox parsers take any junk without crashing (STYLE.md rule 13)', () =
   });
 });
 
-describe.each(ENGINES)('the forms inbox on %s (issue 11)', (engine) => {
+describe.each(ENGINES)('the forms inbox on %s', (engine) => {
   let t: FormsApp;
   let blobs: CrashingBlobs;
   let blobDir: string;

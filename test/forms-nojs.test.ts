@@ -3,7 +3,7 @@ import type { DeliveredField } from '../client/src/forms/definition.js';
 import { renderForm } from '../src/forms/render/render.js';
 import { OPTS, form, parse } from './helpers/render-html.js';
 
-// Issue 30 item 4: what needs JavaScript (file uploads, Turnstile) renders, without it, a note in place of the
+// What needs JavaScript (file uploads, Turnstile) renders, without it, a note in place of the
 // inputs that cannot work; never a required input that can never be sent. The enhancer turns them on
 // (test/e2e/forms.e2e.test.ts with JavaScript on).
 

@@ -64,7 +64,7 @@ describe.each(ENGINES)('plain HTML posts on %s', (engine) => {
       ['_redirect_error', `${SITE_ORIGIN}/contact?step=2#form`],
     ]);
     expect(res.status).toBe(303);
-    // Issue 30 item 1: the failing fields and a draft id ride along (no values).
+    // The failing fields and a draft id ride along (no values).
     const to = new URL(String(res.headers.location));
     expect(`${to.origin}${to.pathname}${to.hash}`).toBe(`${SITE_ORIGIN}/contact#form`);
     expect([to.searchParams.get('step'), to.searchParams.get('error')]).toEqual(['2', 'validation_failed']);
@@ -145,7 +145,7 @@ describe.each(ENGINES)('plain HTML posts on %s', (engine) => {
     );
     expect(bad.status).toBe(422);
     expect(bad.headers['content-type']).toMatch(/^text\/html/);
-    // Labels, never keys (issue 30 item 3).
+    // Labels, never keys.
     expect(bad.text).toContain('Email: This field is required.');
     expect(bad.text).not.toContain('<script>');
   });

@@ -6,7 +6,7 @@ import { type RenderOptions, readFormError, renderForm, renderSuccess } from '..
 import { FIELD_ERROR_CODES, FORM_ERROR_CODES } from '../src/forms/rules/index.js';
 import { EVERY_TYPE, type Node, OPTS, demoContactForm, form, parse } from './helpers/render-html.js';
 
-// Issue 14 item 3: what renderForm shows for a failed post (`?error=<code>`, spec 4.4; field errors, spec 7.4), its
+// What renderForm shows for a failed post (`?error=<code>`, spec 4.4; field errors, spec 7.4), its
 // message table, and that no text of a definition becomes markup.
 
 describe('renderForm: errors from a failed post', () => {

@@ -6,7 +6,7 @@ import { renderForm } from '../src/forms/render/render.js';
 import { isTel } from '../src/forms/rules/index.js';
 import { EVERY_TYPE, type Node, OPTS, demoContactForm, form, parse } from './helpers/render-html.js';
 
-// Issue 14 item 3: renderForm's HTML for the demo contact form and for every field type, read back with a real HTML
+// renderForm's HTML for the demo contact form and for every field type, read back with a real HTML
 // parser. Errors and escaping: test/forms-render-errors.test.ts. In a browser, with and without JavaScript:
 // test/e2e/forms.e2e.test.ts.
 
@@ -232,7 +232,7 @@ describe('the enhancer bundle', () => {
     );
     expect(code).toContain('data-folio-form');
     expect(code).not.toMatch(/["']node:/);
-    // issue 14 aims at < 15 KB gzipped; this only guards against something large slipping in.
+    // The aim is < 15 KB gzipped; this only guards against something large slipping in.
     expect(gzipBytes).toBeLessThan(40 * 1024);
   });
 });

@@ -7,7 +7,7 @@ import { SITE_ORIGIN, TOKENS } from './helpers/fixture.js';
 import { contactForm, emailForm } from './helpers/form-defs.js';
 import { encode, type FormPairs, type FormsApp, openFormsApp, putForms } from './helpers/forms.js';
 
-// Issue 30 items 1 and 3: a failed plain post comes back whole (fields and codes in the redirect, the typed values
+// A failed plain post comes back whole (fields and codes in the redirect, the typed values
 // in a single-use draft), and Folio's own result page speaks the visitor's language with labels, never keys.
 
 const base = '/v1/spc_test';

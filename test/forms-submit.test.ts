@@ -96,7 +96,7 @@ describe.each(ENGINES)('form submissions on %s (spec 4.4)', (engine) => {
       const events = jobs.map((j) =>
         t.store.dialect.parseJson<{ type: string; data: Record<string, unknown> }>(j.payload),
       );
-      // Ids only (issue 28 item 1): the webhook reads the values from the stored submission when it is sent.
+      // Ids only: the webhook reads the values from the stored submission when it is sent.
       expect(events).toEqual([
         expect.objectContaining({
           type: 'form.submitted',

@@ -125,7 +125,7 @@ describe.each(ENGINES)('Turnstile (spec 4.4) on %s', (engine) => {
     expect((await submit('ts', token)).statusCode).toBe(200);
   });
 
-  it('checks the token before keeping a filled spam trap: without a valid one nothing is stored (issue 28 item 14)', async () => {
+  it('checks the token before keeping a filled spam trap: without a valid one nothing is stored', async () => {
     const spamRows = async (form: string) =>
       (
         await t.store.db

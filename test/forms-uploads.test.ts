@@ -295,7 +295,7 @@ describe.each(cases)('form uploads on %s with %s blobs', (engine, blobKind) => {
     await nothingLeftSince(from);
   });
 
-  it('refuses every SVG and XML of the table that can carry script, reading it whole (issue 28 item 13)', async () => {
+  it('refuses every SVG and XML of the table that can carry script, reading it whole', async () => {
     const from = blobs.keys.length;
     const got = [];
     for (const c of [...REFUSED_MARKUP, ...REFUSED_ENCODED]) {
@@ -306,7 +306,7 @@ describe.each(cases)('form uploads on %s with %s blobs', (engine, blobKind) => {
     await nothingLeftSince(from);
   });
 
-  it('accepts the clean SVG and XML of the table with their type (issue 28 item 13)', async () => {
+  it('accepts the clean SVG and XML of the table with their type', async () => {
     const got = [];
     for (const c of [...ACCEPTED_MARKUP, ...ACCEPTED_ENCODED]) {
       const res = await upload('apply', [['field', 'any'], file(c.file, 'image/svg+xml', c.bytes)]);
@@ -492,7 +492,7 @@ describe.each(cases)('form uploads on %s with %s blobs', (engine, blobKind) => {
     expect([expired.status, expired.body.error.details.fields.cv.code]).toEqual([422, 'invalid_file']);
   });
 
-  it('serves a claimed SVG to its owner as an attachment in a sandbox, never inline (issue 28 item 13)', async () => {
+  it('serves a claimed SVG to its owner as an attachment in a sandbox, never inline', async () => {
     const clean = ACCEPTED_MARKUP[0];
     if (!clean) throw new Error('no clean SVG in the table');
     const id = (await upload('apply', [['field', 'any'], file('logo.svg', 'image/svg+xml', clean.bytes)]))

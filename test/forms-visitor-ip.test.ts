@@ -4,7 +4,7 @@ import { SITE_ORIGIN, TOKENS } from './helpers/fixture.js';
 import { emailForm } from './helpers/form-defs.js';
 import { type FormsApp, openFormsApp, putForms, SiteverifyStandIn } from './helpers/forms.js';
 
-// Issue 30 item 2: a server-side site (a token without origins) posting for its visitors names each visitor in
+// A server-side site (a token without origins) posting for its visitors names each visitor in
 // `Folio-Visitor-Ip`, where the form allows it, so per-visitor limits and Turnstile see visitors, not the site.
 
 const SITE_SERVER = '192.0.2.10';

@@ -1,4 +1,4 @@
-// Fuzzing every route (issue 15 item 7): generated query strings, path parameters, JSON, urlencoded, multipart and
+// Fuzzing every route: generated query strings, path parameters, JSON, urlencoded, multipart and
 // raw bodies, with and without tokens, and not one answer at or above 500; every error is the 7.1 envelope.
 // `FOLIO_FUZZ_RUNS` inputs per engine (default 1,500 in the suite); `npm run fuzz` runs 50,000 per engine.
 import type { HTTPMethods, InjectOptions } from 'fastify';
@@ -181,7 +181,7 @@ const token = fc.constantFrom<Record<string, string> | null>(
   { origin: 'null', authorization: `Bearer ${TOKENS.publicOrigins}` },
 );
 
-describe.each(ENGINES)('fuzzing every route on %s (issue 15 item 7)', (engine) => {
+describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
   let t: FormsApp;
   let routes: Route[] = [];
   beforeAll(async () => {

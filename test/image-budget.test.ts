@@ -1,4 +1,4 @@
-// Issue 28 item 9: what an anonymous visitor can make the server derive and keep. `q` snaps to a few steps; the
+// What an anonymous visitor can make the server derive and keep. `q` snaps to a few steps; the
 // blob store keeps derived images within a number per asset and a byte budget, least recently used going first;
 // new derivations are limited per visitor (hits stay free); the variants of deleted assets are swept. On both
 // engines, the counters in memory and in Redis, the files in a directory and in S3.
@@ -110,7 +110,7 @@ async function exists(blobs: BlobStore, key: string): Promise<boolean> {
   return blob !== null;
 }
 
-describe.each(ENGINES)('derived images in the blob store on %s (issue 28 item 9)', (engine) => {
+describe.each(ENGINES)('derived images in the blob store on %s', (engine) => {
   let s: Setup;
   beforeAll(async () => {
     s = await setup(engine);

@@ -1,4 +1,4 @@
-// The pure parts of the image pipeline (issue 12): the plan's arithmetic, the parameter parser, Accept, crop
+// The pure parts of the image pipeline: the plan's arithmetic, the parameter parser, Accept, crop
 // signatures and the work queue's bounds.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -115,7 +115,7 @@ describe('parseImageQuery', () => {
       height: null,
       aspect: 16 / 9,
       preset: null,
-      // Snapped to the nearest step (issue 28 item 9).
+      // Snapped to the nearest step.
       quality: 75,
       format: 'webp',
       crop: null,
@@ -127,7 +127,7 @@ describe('parseImageQuery', () => {
   });
 });
 
-describe('q snaps to a few steps (issue 28 item 9)', () => {
+describe('q snaps to a few steps', () => {
   it.each([
     [1, 25],
     [37, 25],

@@ -1,4 +1,4 @@
-// Derived images (issue 12, spec 2.3): ladder widths, presets at the focal point, signed crops, formats by
+// Derived images (spec 2.3): ladder widths, presets at the focal point, signed crops, formats by
 // Accept, EXIF orientation, alpha, animated GIFs, caching, and 400 for bad parameters; on both engines.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,7 +107,7 @@ function imagesBundle(): Record<string, unknown> {
 const assetPath = (id: string, file: string, query = '') =>
   `/v1/${SPACE}/assets/${id}/${file}${query === '' ? '' : `?${query}`}`;
 
-describe.each(ENGINES)('derived images on %s (issue 12)', (engine) => {
+describe.each(ENGINES)('derived images on %s', (engine) => {
   let t: TestApp;
   let dir: string;
 
@@ -363,7 +363,7 @@ describe.each(ENGINES)('derived images on %s (issue 12)', (engine) => {
     });
   });
 
-  describe('caching (issue 12 item 4)', () => {
+  describe('caching', () => {
     it('serves immutable responses with an ETag, and 304 for a matching If-None-Match', async () => {
       const url = assetPath('ast_photo', 'photo.jpg', 'w=480');
       const first = await fetchImage(url);

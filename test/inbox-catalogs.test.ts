@@ -1,4 +1,4 @@
-// Issue 40 item 7: the inbox page in every owner's language. One catalog per language, each with every word of the
+// The inbox page in every owner's language. One catalog per language, each with every word of the
 // English one and the same placeholders, nothing left in English where a language has its own words, and the
 // language chosen from the browser's.
 

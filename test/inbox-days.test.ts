@@ -1,4 +1,4 @@
-// Issue 32: days in the space's time zone, as the overview counts them and the inbox page filters by them
+// Days in the space's time zone, as the overview counts them and the inbox page filters by them
 // (src/lib/zoned-days.ts, bundled by the page; inbox/src/filters.ts turns a typed date range into instants).
 
 import { describe, expect, it } from 'vitest';

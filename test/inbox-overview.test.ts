@@ -1,4 +1,4 @@
-// Issue 32 items 3, 5 and 7: the management reads the inbox page is built on. The overview (status, counts, last
+// The management reads the inbox page is built on. The overview (status, counts, last
 // submission, submissions per day in the space's time zone), a form's published version (the labels a submission
 // was made to, which it now records as `formCv`) and one submission's activity.
 

@@ -1,4 +1,4 @@
-// Issue 32 item 2: the inbox's browser session. A management token is exchanged at POST /inbox/session for an
+// The inbox's browser session. A management token is exchanged at POST /inbox/session for an
 // HttpOnly, SameSite=Strict cookie that the management API accepts in place of the token (its scopes, its space),
 // with a CSRF defence on unsafe methods; cross-site requests are refused; the session ends on sign-out, after 12 h
 // unused and when its token is revoked; its rows hold hashes, never the cookie's or the token's value.

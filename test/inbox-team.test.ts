@@ -1,4 +1,4 @@
-// Issue 40, the inbox a team opens every morning, through the API on both engines: people on management tokens,
+// The inbox a team opens every morning, through the API on both engines: people on management tokens,
 // assignment by person, read marks per person with unread counts, filters by option with sort and totals, search
 // that folds like people do (German, French, Turkish, Greek), the backfill of submissions stored before, and
 // exports in words (CSV and XLSX, opened with exceljs).
@@ -73,7 +73,7 @@ describe('the new parsers take any junk without crashing (STYLE.md rule 13)', ()
   });
 });
 
-describe.each(ENGINES)('the team inbox on %s (issue 40)', (engine) => {
+describe.each(ENGINES)('the team inbox on %s', (engine) => {
   let t: FormsApp;
   let mara: { id: string; token: string };
   let bo: { id: string; token: string };

@@ -1,4 +1,4 @@
-// Issue 32 item 1 and "done when": the inbox page as served (strict headers, built files from memory, gzip), the
+// The inbox page as served (strict headers, built files from memory, gzip), the
 // bundle's size, and `folio serve` serving it. The page's behaviour is test/e2e/inbox.e2e.test.ts.
 
 import { readdirSync, readFileSync } from 'node:fs';

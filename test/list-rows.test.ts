@@ -143,7 +143,7 @@ describe.each(ENGINES)('list rows on %s', (engine) => {
     const page = (sort: string, filter = q) =>
       compileList(t.store, planOf(`${filter}&sort=${sort}`), false)[1]?.sql ?? '';
     // One value's rows come from its slot index in publish order (migration 0016); several values' rows do not, so
-    // `|| ''` hides the slot index and the walk index is taken (issue 17: a rating sort walked every row).
+    // `|| ''` hides the slot index and the walk index is taken (a rating sort walked every row).
     expect(page('-publishedAt')).not.toMatch(/\|\| ''/);
     const several = 'type=item&filter[fields.grade][in]=a,b&filter[fields.rank][gte]=2';
     expect(page('-publishedAt', several)).toMatch(/\|\| ''/);

@@ -12,7 +12,7 @@ import { sqlList } from '../src/delivery/list/sql-list.js';
 import { bundle, plainType, SPACE, thingType } from './helpers/rows-fixture.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 
-// The list engine's one seam (issue 29, item 2; docs/architecture.md "Entry lists"): list-service.ts picks the
+// The list engine's one seam (docs/architecture.md "Entry lists"): list-service.ts picks the
 // preview evaluator, the rows index or SQL, and the rows index answers a published list whole (its total and its
 // page, which it may take from SQL) or not at all. Its answers are SQL's, cursors included, so the pages of one
 // listing may come from either. (Which rows a table holds and how it pages them: test/rows-index.test.ts.)

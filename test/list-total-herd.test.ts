@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { LIST_SPACE, LIST_TOKENS, listBundle } from './helpers/list-fixture.js';
 
-// A list's `total` is counted once per space, cv and selection (issue 17): requests that arrive while it is being
+// A list's `total` is counted once per space, cv and selection: requests that arrive while it is being
 // counted wait for that count. Measured before: 64 connections on a new selection ran 64 counts at once.
 describe.each(ENGINES)('list totals under concurrent requests (%s)', (engine) => {
   let env: TestEnv;

@@ -155,7 +155,7 @@ describe.each(ENGINES)('notification email on %s (spec 3.2, 4.4 rule 6)', (engin
           '  second line',
           'Tags: A (a), C (c)',
           'Color: Red (red)',
-          // Issue 30 item 5: consent as a sentence, no "….: Yes".
+          // Consent as a sentence, no "….: Yes".
           'The visitor agreed to: “I agree to the storage of my data.”',
           'CV:',
           `  - cv.pdf (1.2 KB): http://folio.test/v1/spaces/spc_test/forms/routed/submissions/${sub}/files/${upload}?expires=`,

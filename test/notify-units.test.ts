@@ -189,7 +189,7 @@ describe('owner email and answers', () => {
     );
     expect(mail.text).not.toContain('Hidden by condition');
     expect(mail.text).not.toContain('Notiz');
-    // Issue 30 item 5: the space's time zone, links that say until when they open, an HTML part saying the same.
+    // The space's time zone, links that say until when they open, an HTML part saying the same.
     expect(mail.text).toContain('Submitted: 1 Jan 2026, 01:00 (Europe/Zurich)');
     expect(mail.text).toContain('File links open without a login until 4 Jan 2026, 01:00 (Europe/Zurich).');
     expect(mail.html).toContain('<a href="https://folio.example/files/fup_aaaaaaaa">a.pdf</a> (2.0 KB)');
@@ -334,7 +334,7 @@ describe('Message-IDs and SMTP failures', () => {
   });
 });
 
-describe('the startup warning about MAIL_FROM (issue 30 item 5)', () => {
+describe('the startup warning about MAIL_FROM', () => {
   const mail = (from: string, fromIsDefault: boolean) => ({
     smtpUrl: null,
     from,

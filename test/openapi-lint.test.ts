@@ -2,7 +2,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from './helpers/app.js';
 
-// Issue 31 item 5: the OpenAPI document is a contract tools can use. An independent linter (Redocly's
+// The OpenAPI document is a contract tools can use. An independent linter (Redocly's
 // `recommended` ruleset, @redocly/openapi-core) finds no error in it; and the additions tools rely on are there:
 // an operationId on every operation, constrained and exemplified shared parameters, 405 with Allow, 429 with
 // Retry-After and RateLimit-*, links between operations.

@@ -1,4 +1,4 @@
-// Issue 14 item 1: the OpenAPI 3.1 document generated from the route schemas (GET /v1/openapi.json). It must
+// The OpenAPI 3.1 document generated from the route schemas (GET /v1/openapi.json). It must
 // validate, and name every route with a summary, tags, a success answer and described path parameters; answers
 // of the real app must match what it documents.
 

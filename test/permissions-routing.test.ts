@@ -1,4 +1,4 @@
-// Issue 28 item 6: routing answers is reading them. A webhook endpoint receiving `form.submitted` and a form's
+// Routing answers is reading them. A webhook endpoint receiving `form.submitted` and a form's
 // notify, notifyRules, chatWebhookUrl and confirmationEmail send visitors' answers somewhere: setting or changing
 // them needs `forms.read` besides the scope of the change. Webhook changes go into the activity log.
 
@@ -31,7 +31,7 @@ const ROUTED: FormDefinition['settings'] = {
 };
 const ROUTING_KEYS = ['notify', 'notifyRules', 'chatWebhookUrl', 'confirmationEmail'] as const;
 
-describe.each(ENGINES)('routing answers needs forms.read on %s (issue 28 item 6)', (engine) => {
+describe.each(ENGINES)('routing answers needs forms.read on %s', (engine) => {
   let t: ManagementApp;
   const tokens: Partial<Record<'writer' | 'router' | 'editor' | 'hooker', string>> = {};
   const as = (

@@ -132,7 +132,7 @@ const MATRIX: { group: string; needs: Scope[]; probes: Probe[] }[] = [
   { group: 'activity', needs: ['tokens.admin'], probes: [{ method: 'GET', path: '/activity' }] },
 ];
 
-describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (engine) => {
+describe.each(ENGINES)('permissions of the management API on %s', (engine) => {
   let t: ManagementApp;
   const as = (value: string, method: Probe['method'], path: string, body?: unknown): Promise<Res> =>
     call(t.app, method, `${SPACE}${path}`, bearer(value), body);
@@ -341,7 +341,7 @@ describe.each(ENGINES)('permissions of the management API on %s (issue 11)', (en
       expect(list.body.tokens.map((x: { id: string }) => x.id)).not.toContain(token.id);
     });
 
-    it('a tokens.admin token handles only tokens that can do no more than it: create and revoke (issue 28 item 8)', async () => {
+    it('a tokens.admin token handles only tokens that can do no more than it: create and revoke', async () => {
       const admin1 = await storeToken(t.store, ['tokens.admin']);
       const editor = await storeToken(t.store, ['content.write']);
       const preview = await storeToken(t.store, null, 'preview');

@@ -28,7 +28,7 @@ async function preparedAfter(store: Store, run: (db: Store['db']) => Promise<unk
   });
 }
 
-describe('named statements on PostgreSQL (issue 17)', () => {
+describe('named statements on PostgreSQL', () => {
   const schemas: string[] = [];
   const stores: Store[] = [];
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { TOKENS } from './helpers/fixture.js';
 import { emailForm } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 
-// Issue 28 item 5: one visitor, one identity. `uniqueField` and erase compare addresses normalized (NFKC, case,
+// One visitor, one identity. `uniqueField` and erase compare addresses normalized (NFKC, case,
 // invisible characters removed, needless quotes dropped); email fields refuse bidirectional controls, which used to
 // reach the owner's Reply-To as typed.
 
@@ -24,7 +24,7 @@ const VARIANTS = [
 
 const mgt = { authorization: `Bearer ${TOKENS.management}` };
 
-describe.each(ENGINES)('addresses compared as one identity on %s (issue 28 item 5)', (engine) => {
+describe.each(ENGINES)('addresses compared as one identity on %s', (engine) => {
   let t: FormsApp;
   const { submit } = formClient(() => t);
 

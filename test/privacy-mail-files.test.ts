@@ -12,7 +12,7 @@ import { emailForm } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 import { drainJobs, submittedId } from './helpers/jobs.js';
 
-// Issue 28 item 2: without SMTP_URL, notification email is written to DATA_DIR/outbox-mail as .eml files holding the
+// Without SMTP_URL, notification email is written to DATA_DIR/outbox-mail as .eml files holding the
 // visitor's name, address and answers. They are part of the store: erase, retention and the inbox's delete remove
 // them with the submission, and the sweep removes any whose submission is gone.
 
@@ -35,7 +35,7 @@ describe('mail file names', () => {
   });
 });
 
-describe.each(ENGINES)('.eml files of submissions on %s (issue 28 item 2)', (engine) => {
+describe.each(ENGINES)('.eml files of submissions on %s', (engine) => {
   let t: FormsApp;
   let runner: JobRunner;
   const { submit } = formClient(() => t);

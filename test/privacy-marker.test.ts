@@ -14,7 +14,7 @@ import { type FormsApp, VISITOR_IP, openFormsApp, putForms } from './helpers/for
 import { drainJobs } from './helpers/jobs.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 
-// Issue 28, "done when": after an erase and after retention, a unique marker the visitor left in a name, an email
+// After an erase and after retention, a unique marker the visitor left in a name, an email
 // address, a message, the page, a note, an uploaded file and its name, the notification email and the confirmation
 // is nowhere: not in the database file, its WAL and SHM (SQLite: grepped as raw bytes, as `grep -a` would), not in
 // any row of any table (both engines: every table dumped as text), not in a blob or a mail file. PostgreSQL keeps
@@ -60,7 +60,7 @@ function filesHolding(dir: string, marker: string): Record<string, number> {
   return out;
 }
 
-describe.each(ENGINES)('a marker after erase and after retention on %s (issue 28)', (engine) => {
+describe.each(ENGINES)('a marker after erase and after retention on %s', (engine) => {
   let t: FormsApp;
   let runner: JobRunner;
   let hooks: WebhookReceiver;

@@ -10,7 +10,7 @@ import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/for
 import { drainJobs, submittedId } from './helpers/jobs.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 
-// Issue 28 item 1: retention reaches every copy. A submission's rows in the outbox (its `form.submitted` event, the
+// Retention reaches every copy. A submission's rows in the outbox (its `form.submitted` event, the
 // webhook deliveries it fans out to, its notification jobs) carry ids, never the visitor's answers, and go with the
 // submission; a subscribed receiver still gets the answers, read from the stored submission when it is sent.
 
@@ -28,7 +28,7 @@ const brief = (chatUrl: string): FormDefinition => ({
   settings: { retentionDays: 1, notify: ['owner@example.com'], chatWebhookUrl: chatUrl },
 });
 
-describe.each(ENGINES)("a submission's outbox rows on %s (issue 28 item 1)", (engine) => {
+describe.each(ENGINES)("a submission's outbox rows on %s", (engine) => {
   let t: FormsApp;
   let hooks: WebhookReceiver;
   let chat: WebhookReceiver;
@@ -41,7 +41,7 @@ describe.each(ENGINES)("a submission's outbox rows on %s (issue 28 item 1)", (en
     message: `${marker} writes`,
   });
 
-  /** Kinds of the outbox rows whose payload holds `text` anywhere (the issue's `payload like '%MARKER%'`). */
+  /** Kinds of the outbox rows whose payload holds `text` anywhere (as `payload like '%MARKER%'` finds them). */
   const outboxHolding = async (text: string) =>
     (
       await t.store.db
@@ -134,7 +134,7 @@ describe.each(ENGINES)("a submission's outbox rows on %s (issue 28 item 1)", (en
     later.start();
     await later.stop();
     expect(await t.store.db.selectFrom('submissions').select('id').execute()).toEqual([]);
-    // The issue's reproduction: `select kind from outbox where payload like '%MARKER%'` answered event, webhook.
+    // How the leak showed: `select kind from outbox where payload like '%MARKER%'` once answered event, webhook.
     expect(await outboxHolding(marker)).toEqual([]);
     expect(await outboxHolding(sub)).toEqual([]);
     expect(await rowsOf(sub)).toEqual([]);

@@ -7,7 +7,7 @@ import { reindexIfDue } from '../src/store/reindex.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { undoMigrationsFrom } from './helpers/undo-migrations.js';
 
-// Issue 28: what a store written by earlier code holds is brought in line when it is upgraded. Migration 0019 gives
+// What a store written by earlier code holds is brought in line when it is upgraded. Migration 0019 gives
 // the outbox rows of a submission its id and takes the visitor's answers out of their payloads; the reindex step
 // `submission-addresses` writes the addresses of stored submissions and normalizes their uniqueField keys.
 

@@ -1,4 +1,4 @@
-// Issue 28 item 15: a key a client, an author or a bundle chooses is looked up as an own key, never through
+// A key a client, an author or a bundle chooses is looked up as an own key, never through
 // Object.prototype. `?preset=constructor` found Object.prototype.constructor and answered 500; an entry without a
 // field named `toString` delivered no `toString` at all (the inherited function was "its value").
 
@@ -11,7 +11,7 @@ import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 import { KEYABLE, mgt, probes, protoBundle, prv, PROTO_KEYS, pub } from './helpers/prototype-keys.js';
 
 describe.each(ENGINES)(
-  'user-supplied keys named like Object.prototype members on %s (issue 28 item 15)',
+  'user-supplied keys named like Object.prototype members, looked up as own keys, on %s',
   (engine) => {
     let t: TestApp;
     beforeAll(async () => {

@@ -107,7 +107,7 @@ describe.each(CASES)('per-token rate limit on %s with %s counters (spec 5, 8)', 
   }
 });
 
-// Issue 28 item 12: a token with origins is published in a site's pages; each visitor gets a share of it.
+// A token with origins is published in a site's pages; each visitor gets a share of it.
 describe.each(CASES)(
   "each visitor's share of a token with origins on %s with %s counters",
   (engine, counters) => {

@@ -10,7 +10,7 @@ import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { type ManagementApp, openManagementApp } from './helpers/management.js';
 
-// Lists take entries rendered before at the same cv, with their JSON, from the app's RenderedEntries (issue 17).
+// Lists take entries rendered before at the same cv, with their JSON, from the app's RenderedEntries.
 // These tests check a list never answers anything else than a fresh render would, byte for byte.
 describe.each(ENGINES)('rendered entries (%s)', (engine) => {
   let t: ManagementApp;

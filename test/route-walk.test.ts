@@ -1,4 +1,4 @@
-// Issue 15 item 4: every route, sent the bad requests a client can make, answers below 500 and in the 7.1 envelope.
+// Every route, sent the bad requests a client can make, answers below 500 and in the 7.1 envelope.
 
 import type { HTTPMethods, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

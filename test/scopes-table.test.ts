@@ -1,4 +1,4 @@
-// Issue 28: docs/api.md lists the scopes every management operation needs, routing included, and cannot go stale:
+// docs/api.md lists the scopes every management operation needs, routing included, and cannot go stale:
 // this compares its table with the rules the app registered (src/auth/route-scopes.ts) both ways, and checks that
 // every management route the router serves has a rule.
 
@@ -31,7 +31,7 @@ function documentedRows(): string[] {
 
 const asDocumented = (url: string): string => url.replace(/:(\w+)/g, '<$1>');
 
-describe('docs/api.md "Scopes by route" (issue 28)', () => {
+describe('docs/api.md "Scopes by route"', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await openTestApp('sqlite');

@@ -8,7 +8,7 @@ import { QUERIES, SEARCH_TOKEN, searchBundle } from './helpers/search-corpus.js'
 import { tempDir } from './helpers/temp-dirs.js';
 
 /**
- * Issue 13's labelled quality check: a small bilingual space and queries written as visitors ask them
+ * The labelled quality check of semantic search: a small bilingual space and queries written as visitors ask them
  * (paraphrases, not the entries' own words), each with the one entry that answers it. The offline model and the
  * full-text rank together must put that entry in the top 3 for at least 80 % of them.
  */

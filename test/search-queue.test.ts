@@ -1,4 +1,4 @@
-// Issue 28 item 11: query embeddings waiting for the model are bounded (SEARCH_QUEUE_MAX); past the bound a search
+// Query embeddings waiting for the model are bounded (SEARCH_QUEUE_MAX); past the bound a search
 // answers 503 `unavailable` with Retry-After at once instead of queueing without end. On both engines.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 15 item 6: where no PostgreSQL or Redis answers, the suite starts its own (test/setup/): an embedded
+// Where no PostgreSQL or Redis answers, the suite starts its own (test/setup/): an embedded
 // PostgreSQL from npm and a redis-server of its own. Both fallbacks run here for real, with the probed addresses
 // pointed at a port nothing listens on and the URLs the suite itself uses hidden from them.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 28 item 10: request and body timeouts answer 408 in the envelope and close the connection; an answer sent
+// Request and body timeouts answer 408 in the envelope and close the connection; an answer sent
 // before the body was read (a bad token's 401) closes the connection instead of reading the rest. Raw sockets
 // against a listening server, with short timeouts configured; no timing is asserted, only what is answered.
 import { connect } from 'node:net';

@@ -1,4 +1,4 @@
-// The sync feed (issue 16): after a sequence of publishes, moves, renames, deletions and menu and redirect
+// The sync feed: after a sequence of publishes, moves, renames, deletions and menu and redirect
 // changes, a sync from every intermediate cv names exactly what differs between a full read at that cv and one
 // at the end; paging, pinning and 410 after pruning. On both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ interface FullRead {
   redirects: Map<string, string>;
 }
 
-describe.each(ENGINES)('GET /sync on %s (issue 16)', (engine) => {
+describe.each(ENGINES)('GET /sync on %s', (engine) => {
   let t: ManagementApp;
   const ids = new Set([
     'ent_home',
@@ -243,7 +243,7 @@ describe.each(ENGINES)('GET /sync on %s (issue 16)', (engine) => {
     expect(moved.changed.every((c) => c.kind !== 'entry' || c.locale === 'de')).toBe(true);
   });
 
-  it('gives a deleted page its last path per locale, and marks folders as no page (issue 31)', async () => {
+  it('gives a deleted page its last path per locale, and marks folders as no page', async () => {
     const unpublished = await syncAll(`since=${cvs[7]}&cv=${cvs[8]}`);
     expect(unpublished.deleted).toEqual([
       {

@@ -10,7 +10,7 @@ import {
   UTF16_HTML,
 } from './helpers/markup-cases.js';
 
-// Issue 28 item 13: SVG and XML are read whole by a namespace-aware XML parser (saxes), whatever their encoding;
+// SVG and XML are read whole by a namespace-aware XML parser (saxes), whatever their encoding;
 // text is never taken for audio. The same table runs through form uploads, asset uploads and bundle imports
 // (forms-uploads, assets-ingest).
 

@@ -65,7 +65,7 @@ describe.each(ENGINES)('webhooks on %s (spec 6, Standard Webhooks)', (engine) =>
     const rename = await t.api('POST', '/entries/ent_about/rename', { slug: 'about-us' });
     const all = await receiver.waitFor((r) => r.some((x) => json(x).type === 'redirect.updated'));
     const redirect = all.find((x) => json(x).type === 'redirect.updated')!;
-    // The CDN tags to purge (issue 16) ride along.
+    // The CDN tags to purge ride along.
     expect(json(redirect).data).toEqual({ cv: rename.body.cv, keys: ['spc_test:redirects'] });
     for (const r of all) expect(verifyStandardWebhook(hook.secret, r.headers, r.body)).toBe(true);
     await t.api('DELETE', `/webhooks/${hook.id}`);

@@ -21,7 +21,7 @@ const ENV = {
   FOLIO_DEMO: 'false',
   // Per token and minute; the other tests send the fixture's public token fewer requests than this.
   RATE_LIMIT_DELIVERY_PER_MINUTE: '60',
-  // Each visitor's share of a token with origins (issue 28 item 12), pooled like the token's count.
+  // Each visitor's share of a token with origins, pooled like the token's count.
   RATE_LIMIT_SHARE_PER_MINUTE: '20',
   // Per visitor and minute (submissions and uploads): the form limits are shared across workers too.
   RATE_LIMIT_VISITOR_PER_MINUTE: '6',

@@ -1,4 +1,4 @@
-// Charts (issue 32 item 7): submissions per day per form over 30 or 90 days and the spam share, as SVG with a
+// Charts: submissions per day per form over 30 or 90 days and the spam share, as SVG with a
 // title and description for screen readers and the same numbers in a table. No inline style: colours come from
 // classes (CSP `style-src 'self'`).
 

@@ -1,4 +1,4 @@
-// One submission (issue 32 item 5, issue 40 items 1–3): answers under the labels of the form version it was
+// One submission: answers under the labels of the form version it was
 // submitted to (options in words, the page's language), the visitor's address as a reply link, files, page,
 // language, time (relative, exact on hover), status, the person assigned, notes and its activity by name. Opening
 // it marks it read for the person signed in; "mark unread" takes that back. `j`/`k` move through the list it was

@@ -1,4 +1,4 @@
-// Erase by email (issue 32 item 6, issue 40 item 8; spec 4.5): a dry run counts first and lists the submissions
+// Erase by email (spec 4.5): a dry run counts first and lists the submissions
 // it would delete (each a link to open it), and only a confirmed second call deletes.
 
 import { useEffect, useState } from 'preact/hooks';

@@ -1,4 +1,4 @@
-// The list's filters (issue 32 item 4, issue 40 item 4): search, status, a date range in the space's zone, each
+// The list's filters: search, status, a date range in the space's zone, each
 // choice field's options by label, the person assigned, and the order. Applying them changes the address, which
 // the list follows. Selects mark their chosen option (`selected`): Preact has no `defaultValue` for a select.
 

@@ -1,4 +1,4 @@
-// What the list and a submission need to know of a form (issue 40 item 3): its name and its fields' labels in the
+// What the list and a submission need to know of a form: its name and its fields' labels in the
 // page's language (the published version: the newest, or the one a submission was made to), and the space's
 // people (whom submissions are assigned to).
 

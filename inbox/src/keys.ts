@@ -1,4 +1,4 @@
-// Keyboard shortcuts (issue 32 item 5): single letters, never while typing in a field or with a modifier.
+// Keyboard shortcuts: single letters, never while typing in a field or with a modifier.
 
 import { useEffect, useRef } from 'preact/hooks';
 

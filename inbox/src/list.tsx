@@ -1,4 +1,4 @@
-// A form's submissions (issue 32 items 4 and 8, issue 40 items 1–4): folder tabs, filters (options by label, the
+// A form's submissions: folder tabs, filters (options by label, the
 // person assigned, the order), the total that matches, rows that read well (who, their address as a reply link,
 // the choice, a preview, unread in bold), keyset "load more", bulk actions on the selected ones (a bar that stays in
 // view), export of the current filter, and new submissions as they arrive (a poll keyed on the newest one shown).

@@ -1,4 +1,4 @@
-// The forms overview (issue 32 item 3, issue 40 item 1): every form, its status, unread (for the person signed in)
+// The forms overview: every form, its status, unread (for the person signed in)
 // / new / total / spam counts, the last submission and a 30-day sparkline. Refreshed every 30 s; the tab's title
 // leads with the unread count.
 

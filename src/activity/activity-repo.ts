@@ -3,7 +3,7 @@ import type { Store } from '../store/open-store.js';
 import type { Queryable } from '../store/spaces-repo.js';
 
 /**
- * The activity log (issue 11): management actions on forms, submissions, tokens and webhook endpoints (issue 28:
+ * The activity log: management actions on forms, submissions, tokens and webhook endpoints (those say
  * where answers go), with the acting token's id, the time and counts. Never submission values, never an erased
  * address, never a token value or a webhook secret.
  */

@@ -1,4 +1,4 @@
-// Who an activity entry's actor is, in words (issue 40 item 2): the person a management token stands for, else the
+// Who an activity entry's actor is, in words: the person a management token stands for, else the
 // token's own name. Tokens are read once per answer; a revoked token's entries keep their id and get no name.
 
 import type { Store } from '../store/open-store.js';

@@ -76,7 +76,7 @@ function parseAction(raw: string | undefined): string | undefined {
   throw invalidQuery(`Parameter "action" must be one of ${ACTIVITY_ACTIONS.join(', ')}.`, 'action');
 }
 
-/** The activity log (issue 11), `tokens.admin` only: newest first, keyset-paged, optionally one action. */
+/** The activity log, `tokens.admin` only: newest first, keyset-paged, optionally one action. */
 export async function activityRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const { store } = opts.services;
   app.get<{ Params: P; Querystring: Record<string, unknown> }>(

@@ -1,4 +1,4 @@
-// One submission's entries in the activity log (issue 32 item 5): the changes, notes and downloads that name it.
+// One submission's entries in the activity log: the changes, notes and downloads that name it.
 // Bulk changes are recorded once per call with a count (docs/api.md "Inbox"), so they name no submission and are
 // not among them.
 

@@ -14,7 +14,7 @@ export interface AppDeps {
   blobs: BlobStore;
   /** The time source of time-dependent answers (form status, `today`); tests pin it. Default: the system clock. */
   clock?: () => Date;
-  /** The semantic search model (issue 13); default: the configured provider, one per process and configuration. */
+  /** The semantic search model; default: the configured provider, one per process and configuration. */
   embedder?: Embedder;
 }
 

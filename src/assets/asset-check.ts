@@ -1,6 +1,6 @@
 // What every asset file goes through before it is stored, uploaded one by one (ingest.ts) or imported with a
 // bundle (import-assets.ts): the content checks of form uploads (spec 4.4 rule 5; SVG and other XML read whole,
-// issue 28), HTML refused (no field `accept` narrows an asset, and an asset is public), and the probe that refuses
+// not sniffed), HTML refused (no field `accept` narrows an asset, and an asset is public), and the probe that refuses
 // a decompression bomb from its header.
 
 import type { SniffOutcome } from '../files/sniff.js';

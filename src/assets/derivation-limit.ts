@@ -5,7 +5,7 @@ import { VisitorKeys } from '../forms/submission/visitor.js';
 import { createLimiter } from '../ratelimit/token-limiter.js';
 
 /**
- * New derived images per visitor and minute (IMAGE_DERIVATIONS_PER_MINUTE, issue 28 item 9): image URLs need no
+ * New derived images per visitor and minute (IMAGE_DERIVATIONS_PER_MINUTE): image URLs need no
  * token, so nothing else limits what one client makes the server derive. Only a variant that is neither in memory
  * nor in the blob store counts; hits stay free. Counted like the delivery limits (memory, Redis, or shared by the
  * workers of a pool), per visitor as a keyed hash of the address, never the address. Answers the check: it

@@ -1,4 +1,4 @@
-// The index of derived images kept in the blob store (table `derived_images`, migration 0018; issue 28 item 9).
+// The index of derived images kept in the blob store (table `derived_images`, migration 0018).
 
 import { sql } from 'kysely';
 import type { Queryable } from '../store/spaces-repo.js';

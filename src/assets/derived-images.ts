@@ -1,4 +1,4 @@
-// Derived images in the blob store, held to a budget (issue 28 item 9): 700 distinct variants of one public asset,
+// Derived images in the blob store, held to a budget: 700 distinct variants of one public asset,
 // asked for without a token, had grown the store from 300 KB to 51 MB and kept it forever. Every variant stored is
 // recorded (src/assets/derived-images-repo.ts); past IMAGE_VARIANTS_PER_ASSET for its asset, or past
 // IMAGE_CACHE_MAX_MB in all, the least recently used are deleted (files first, then rows), and the job runner's

@@ -1,12 +1,12 @@
 // The query parameters of a derived image (docs/api.md "Images"), after imgix, Storyblok and Sanity: parsed and
-// checked here, before any asset is read. Unknown parameters and values answer 400 (issue 12 item 1).
+// checked here, before any asset is read. Unknown parameters and values answer 400.
 
 import { invalidQuery } from '../errors/errors.js';
 import { type Crop, parseCropParam } from '../lib/crop.js';
 import { MAX_DERIVED_WIDTH } from './limits.js';
 
 /**
- * The qualities a variant is made at (issue 28 item 9): `q` snaps to the nearest (a tie goes up), so `q=61` and
+ * The qualities a variant is made at: `q` snaps to the nearest (a tie goes up), so `q=61` and
  * `q=62` are one file, not two. Every format's default is a step. Seven steps instead of a hundred values cut the
  * variants one asset can have by that much: 700 distinct `?h=&q=&fm=` had grown the blob store by 51 MB.
  */

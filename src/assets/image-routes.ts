@@ -19,7 +19,7 @@ import { errors, media, noBody, NO_SECURITY, pathParams, queryParams, SPACE_ID }
 type Params = { spaceId: string; assetId: string; filename: string };
 
 /**
- * Types a browser opens as a document of the API's origin (issue 28 item 13): SVG, XML of any kind (XHTML in it
+ * Types a browser opens as a document of the API's origin: SVG, XML of any kind (XHTML in it
  * runs) and HTML. Their originals are downloads, whatever the content checks let through.
  */
 export function opensAsDocument(mime: string): boolean {
@@ -84,7 +84,7 @@ export async function imageRoutes(app: FastifyInstance, opts: { services: AppSer
     memoryBytes: VARIANT_MEMORY_BYTES,
     log: app.log,
   });
-  // Image URLs need no token: a visitor's new derivations are what is limited (issue 28 item 9).
+  // Image URLs need no token: a visitor's new derivations are what is limited.
   const limitDerivations = derivationLimit({
     max: budget.derivationsPerMinute,
     masterKey: services.masterKey,

@@ -1,7 +1,7 @@
-// Derived images (issue 12): find the asset, check the signed crop, plan the size, then serve the variant from
+// Derived images: find the asset, check the signed crop, plan the size, then serve the variant from
 // memory, else from the blob store, else derive it once through the bounded work queue and keep it in both (the
-// blob store within its budget: derived-images.ts). Only a new derivation counts against the visitor's limit
-// (issue 28 item 9). No Fastify here: image-routes.ts turns the result into a response.
+// blob store within its budget: derived-images.ts). Only a new derivation counts against the visitor's limit.
+// No Fastify here: image-routes.ts turns the result into a response.
 
 import { createHash } from 'node:crypto';
 import { buffer as readAll } from 'node:stream/consumers';

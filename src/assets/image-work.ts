@@ -1,4 +1,4 @@
-// The bounded work queue of image derivation (issue 12 item 4): a fixed number run at once, a bounded number
+// The bounded work queue of image derivation: a fixed number run at once, a bounded number
 // wait, and concurrent requests for one variant share one run. A burst of distinct variants therefore takes the
 // time it takes, not the memory; JSON requests keep the event loop and the rest of the CPU.
 

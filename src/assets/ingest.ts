@@ -1,4 +1,4 @@
-// POST /v1/spaces/<spaceId>/assets (issue 12 item 5): one file and its texts, after Contentful's and Storyblok's
+// POST /v1/spaces/<spaceId>/assets: one file and its texts, after Contentful's and Storyblok's
 // asset upload. The file is cut off while streaming at MAX_ASSET_BYTES, checked against its content like a form
 // upload (asset-check.ts; SVG and XML read whole while they stream to disk), probed (a decompression bomb is
 // refused from its header) and only then stored and published in one cv bump, so a refused file never reaches

@@ -68,7 +68,7 @@ function presentedToken(request: FastifyRequest): { value: string; via: 'header'
  * token, 403 for a disallowed origin or preview access with a public token. Sets CORS headers for allowed origins.
  */
 export function deliveryAuth(tokens: TokenCache, ownOrigin: string | null = null) {
-  // Synchronous when the token is in the cache (every cache hit's case: no promise on that path, issue 5).
+  // Synchronous when the token is in the cache (every cache hit's case: no promise on that path).
   return (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     const presented = presentedToken(request);
     if (!presented) throw unauthorized('A token is required: Authorization: Bearer <token> or ?token=.');

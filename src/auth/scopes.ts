@@ -39,7 +39,7 @@ export function requireAnyScope(request: FastifyRequest, ...anyOf: Scope[]): voi
 }
 
 /**
- * Routing answers is reading them (issue 28 item 6): a change that sends visitors' answers somewhere they did not go
+ * Routing answers is reading them: a change that sends visitors' answers somewhere they did not go
  * before (a webhook endpoint receiving `form.submitted`; a form's `notify`, `notifyRules`, `chatWebhookUrl` or
  * `confirmationEmail`) needs `forms.read` besides the scope of the change itself. `routing` names what the change
  * would route; empty, it routes nothing new and needs nothing more.

@@ -9,7 +9,7 @@ import { hashToken, sameHash } from './tokens.js';
  * (`adoptGeneration`: the cv fan-out carries it, so within `CV_POLL_MS`). Misses are remembered too, so a flood
  * of bad tokens does not reach the store.
  * Answers are remembered by the presented value, so a hot token costs no hashing either (sha256 was the
- * largest cost of a cache hit, issue 5): the value is in this process's memory while its requests are anyway,
+ * largest cost of a cache hit): the value is in this process's memory while its requests are anyway,
  * and only its hash ever reaches the store.
  */
 export class TokenCache {
@@ -46,7 +46,7 @@ export class TokenCache {
       if (this.epoch === epoch) this.cache.set(value, hit);
     } catch (err) {
       // The store is unreachable: a token answered before still authenticates, so cached responses keep
-      // being served (issue 5, degradation); revocations apply again once the store answers.
+      // being served; revocations apply again once the store answers.
       const stale = this.cache.get(value, { allowStale: true });
       if (!stale) throw err;
       hit = stale;

@@ -44,7 +44,7 @@ export async function probeAssets(assets: readonly CheckedAsset[], baseDir: stri
       problems.push({ path: at, message: `cannot read "${asset.file}" (${(err as Error).message})` });
       continue;
     }
-    // The checks of an asset upload (issue 28: scripted SVG and XML read whole, HTML, polyglots) and a
+    // The checks of an asset upload (scripted SVG and XML read whole, HTML, polyglots) and a
     // decompression bomb refused from its header, before anything of it reaches the blob store.
     const sniffed = await sniffPath(path, '');
     const checked = await checkAssetFile(path, { filename: asset.filename, size }, sniffed, {

@@ -178,7 +178,7 @@ export async function importBundle(
       // An import is a publish: subscribers (a CDN purge) hear of it like of any other, after the bundle's own
       // webhooks exist. Its history starts at this cv, so the event's keys name the whole space.
       await enqueueEvent(tx, spaceId, 'content.published', { cv });
-      // Semantic search (issue 13): builds the index, or, for a space whose AI is now off, drops its vectors.
+      // Semantic search: builds the index, or, for a space whose AI is now off, drops its vectors.
       await forgetSearchIndex(tx, spaceId);
       await queueSearchIndex(tx, spaceId);
       // The search rows the bulk load left pending are merged by the job runner, after the import (list-jobs.ts).

@@ -45,7 +45,7 @@ export function parseTokens(raw: readonly Record<string, unknown>[], p: Problems
     const originList = parseOrigins(origins, at(tp, 'origins'), p);
     let scopeList: BundleToken['scopes'];
     if (scopes !== undefined) {
-      // A narrow token must stay narrow through export and import (issue 11 permissions).
+      // A narrow token must stay narrow through export and import.
       const parsed = parseScopes(scopes);
       if (kind !== 'management') p.add(at(tp, 'scopes'), 'only management tokens have scopes');
       else if (!Array.isArray(scopes)) p.add(at(tp, 'scopes'), 'must be an array');

@@ -66,11 +66,11 @@ function printBanner(config: Config, port: number, demo: DemoTokens | null, work
   if (demo) console.log(demoBanner(base, demo));
   else console.log(`Folio is serving ${base} (store: ${config.store.engine}).`);
   if (workers !== null) console.log(workers);
-  // issue 32: the forms inbox for people, signed in with a management token.
+  // The forms inbox for people, signed in with a management token.
   console.log(`Inbox: ${base}/inbox/ (sign in with a management token).`);
   // spec 4.4 rule 6: say where notification email goes, so a missing SMTP_URL is noticed at once.
   console.log(`Mail: ${describeMailTransport(config.mail)}.`);
-  // Issue 30 item 5: a made-up sender on an IP address or localhost does not reach anyone's inbox.
+  // A made-up sender on an IP address or localhost does not reach anyone's inbox.
   const fromWarning = mailFromWarning(config.mail);
   if (fromWarning !== null) console.warn(`Warning: ${fromWarning}`);
 }

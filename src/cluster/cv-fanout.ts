@@ -21,7 +21,7 @@ export interface CvFanoutOptions {
   redis: RedisLink | null;
   pollMs: number;
   log: Log;
-  /** Carries token revocations over the same channels and poll (issue 11: revocation within the same bound). */
+  /** Carries token revocations over the same channels and poll (revocation within the same bound). */
   tokens?: TokenGenerations;
   /** This process's line to the other workers of its pool (`WORKERS`), when it is one (src/cluster/worker-pool.ts). */
   cluster?: ClusterLink | null;

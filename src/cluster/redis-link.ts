@@ -5,7 +5,7 @@ import type { Metrics } from '../observability/metrics.js';
 /**
  * Options that keep a request from ever waiting on a dead Redis: no offline queue (a command while disconnected
  * fails at once), no retries of in-flight commands, short connect and command timeouts, and reconnection
- * forever with a bounded delay, so recovery needs no restart (issue 5, degradation).
+ * forever with a bounded delay, so recovery needs no restart.
  */
 const OPTIONS: RedisOptions = {
   enableOfflineQueue: false,

@@ -70,10 +70,10 @@ export interface Config {
   readonly host: string;
   /**
    * REQUEST_TIMEOUT_MS: a request's line, headers and body must all arrive within it (Node's requestTimeout),
-   * else 408 (issue 28 item 10). Long enough for the largest upload (50 MB assets) over a slow link.
+   * else 408. Long enough for the largest upload (50 MB assets) over a slow link.
    */
   readonly requestTimeoutMs: number;
-  /** BODY_TIMEOUT_MS: how long a request body may stop arriving before 408 (a trickled body; issue 28 item 10). */
+  /** BODY_TIMEOUT_MS: how long a request body may stop arriving before 408 (a trickled body). */
   readonly bodyTimeoutMs: number;
   readonly dataDir: string;
   readonly store: StoreConfig;
@@ -108,7 +108,7 @@ export interface Config {
   /** EMBEDDINGS_*: the embedding provider of semantic search; EMBEDDINGS_TIMEOUT_MS bounds every call. */
   readonly embeddings: EmbeddingsConfig;
   /**
-   * Derived images (issue 28 item 9): IMAGE_CACHE_MAX_MB, what they may take in the blob store in all (bytes here);
+   * Derived images: IMAGE_CACHE_MAX_MB, what they may take in the blob store in all (bytes here);
    * IMAGE_VARIANTS_PER_ASSET, how many one asset keeps (least recently used evicted past either); and
    * IMAGE_DERIVATIONS_PER_MINUTE, new variants one visitor may have made per minute (0: no limit).
    */
@@ -148,15 +148,15 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /**
    * RATE_LIMIT_SHARE_PER_MINUTE: each visitor's share of a token with origins (a token published in a
-   * site's pages), counted beside the token's own limit, so one client cannot spend a site's budget (issue 28
-   * item 12). 0: no share, the token's limit alone. Tokens without origins (server-side rendering) have none.
+   * site's pages), counted beside the token's own limit, so one client cannot spend a site's budget.
+   * 0: no share, the token's limit alone. Tokens without origins (server-side rendering) have none.
    */
   readonly rateLimitVisitorSharePerMinute: number;
   /** Bound on cv staleness when no publish notification arrives (the fallback poll of src/cluster/). */
   readonly cvPollMs: number;
   /** WORKERS: processes `folio serve` runs on one port (`auto`: one per core; src/cluster/worker-pool.ts). */
   readonly workers: number;
-  /** ACTIVITY_RETENTION_DAYS: activity log entries older than this are swept (issue 11). */
+  /** ACTIVITY_RETENTION_DAYS: activity log entries older than this are swept. */
   readonly activityRetentionDays: number;
   readonly blobs: BlobsConfig;
   readonly mail: MailConfig;

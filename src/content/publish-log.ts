@@ -29,9 +29,9 @@ export async function withPublish<T>(
   const out = await store.db.transaction().execute(async (tx) => {
     const cv = await bumpCv(tx, spaceId);
     const result = await work(tx, cv);
-    // Every publish, whatever it changed: webhooks get the CDN tags to purge (issue 16, src/webhooks/event-keys.ts).
+    // Every publish, whatever it changed: webhooks get the CDN tags to purge (src/webhooks/event-keys.ts).
     await enqueueEvent(tx, spaceId, 'content.published', { cv });
-    // Semantic search (issue 13) queues its indexing job here: the runner embeds, never the request.
+    // Semantic search queues its indexing job here: the runner embeds, never the request.
     for (const h of hooks) await h.published?.(tx, store, spaceId, cv);
     await pruneIfDue(tx, store, spaceId, cv);
     return { cv, result };

@@ -2,7 +2,7 @@ import { type ContentTypeDef, type FieldDef, FIELD_TYPES, hasPaths, TYPE_KINDS }
 import { object, S } from '../lib/api-schema.js';
 import type { Scope } from './delivery-service.js';
 
-/** A field of the content model as `GET /types` delivers it (issue 31): every setting, flags always present. */
+/** A field of the content model as `GET /types` delivers it: every setting, flags always present. */
 export type ModelField = {
   key: string;
   type: FieldDef['type'];

@@ -3,8 +3,8 @@ import { deepFreeze } from '../lib/deep-freeze.js';
 import type { DeliveredEntry } from './resolve.js';
 
 /**
- * Rendered published entries with their JSON, shared by the list requests of one app (issue 17: "JSON assembled
- * from stored fragments").
+ * Rendered published entries with their JSON, shared by the list requests of one app (the JSON assembled
+ * from stored fragments).
  *
  * At one cv an entry renders the same way for the same locale, fallback chain and `fields`: what rendering reads
  * besides the entry (types, assets, whether a referenced entry is visible) is fixed by the cv, and the asset urls

@@ -44,7 +44,7 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       route.config = { ...route.config, delivery: 'read' };
     });
 
-    // Not kept in the response cache: the search index's progress changes within one cv (issue 13).
+    // Not kept in the response cache: the search index's progress changes within one cv.
     const live = { config: { cache: false } };
     const status = deliveryRead({
       summary: 'The space: its cv, locales and search index',
@@ -65,7 +65,7 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       },
     );
 
-    // The content model (issue 31): what `folio-types` generates TypeScript from. Types are part of the log, so
+    // The content model: what `folio-types` generates TypeScript from. Types are part of the log, so
     // the answer is per cv like every read; types change only when the model is imported again.
     scoped.get<{ Params: Params; Querystring: Query }>(
       '/v1/:spaceId/types',

@@ -2,7 +2,7 @@ import type { SpaceRow } from '../store/spaces-repo.js';
 import type { Store } from '../store/open-store.js';
 import { readSearchState } from '../store/search-state-repo.js';
 
-/** `/status`'s `search` member: whether the semantic index is complete for the current cv (issue 13). */
+/** `/status`'s `search` member: whether the semantic index is complete for the current cv. */
 export async function searchStatus(
   store: Store,
   space: SpaceRow,

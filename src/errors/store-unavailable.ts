@@ -1,7 +1,7 @@
 /**
  * Whether an error means the store cannot be reached (rather than a bug): connection refused, reset or timed
  * out, PostgreSQL's connection-exception and shutdown states, SQLite's busy or I/O failures. Such a request
- * answers 503 `unavailable` (issue 5, degradation), never a 500.
+ * answers 503 `unavailable` (the service degrades, it does not break), never a 500.
  */
 const CODES = new Set([
   'ECONNREFUSED',

@@ -1,4 +1,4 @@
-// Issue 28 item 13: SVG and other XML checked with a namespace-aware XML parser over the whole file, not with
+// SVG and other XML checked with a namespace-aware XML parser over the whole file, not with
 // regular expressions over its ends. saxes is strict (a file that is not well-formed XML fails, as it fails in a
 // browser) and streams: a file is fed chunk by chunk as it is uploaded, holding no more than the parser's state.
 // What is refused is anything through which a document can run script or reach another document when it is

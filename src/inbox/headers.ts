@@ -1,4 +1,4 @@
-// What every answer under /inbox/ carries (issue 32 item 1): a strict Content-Security-Policy (no inline script
+// What every answer under /inbox/ carries: a strict Content-Security-Policy (no inline script
 // or style, nothing from another origin, never framed) and the headers that go with it.
 
 export const INBOX_CSP = [

@@ -5,7 +5,7 @@ import { inboxRoutes } from './routes.js';
 import { InboxSessions } from './sessions.js';
 
 /**
- * The inbox in the browser (issue 32): decorates the root with the session lookup the management auth asks when a
+ * The inbox in the browser: decorates the root with the session lookup the management auth asks when a
  * request has no `Authorization` header (src/auth/session-auth.ts), and serves /inbox/ in a scope of its own.
  */
 export const inboxPlugin = fp(

@@ -1,4 +1,4 @@
-// The inbox in the browser (issue 32): its page and built files at /inbox/, and the session a management token
+// The inbox in the browser: its page and built files at /inbox/, and the session a management token
 // is exchanged for at /inbox/session. Everything the page shows it reads from the management API with the
 // session cookie: no data route of its own.
 

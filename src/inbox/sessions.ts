@@ -1,4 +1,4 @@
-// Browser sessions of the inbox (issue 32): a management token exchanged once for an HttpOnly cookie. The session
+// Browser sessions of the inbox: a management token exchanged once for an HttpOnly cookie. The session
 // is only another way to present the token: every request reads the session and then the token it stands for
 // from the store, so the scopes checked are the token's own, a revoked token (its row deleted, its sessions with
 // it by foreign key) ends its sessions on every instance at once, and any instance behind a load balancer serves
@@ -26,7 +26,7 @@ import {
 export const SESSION_COOKIE = 'folio_inbox';
 /** The header an unsafe request repeats the session's CSRF token in (a cross-site page can neither read nor set it). */
 export const CSRF_HEADER = 'x-folio-csrf';
-/** Idle limit: a session unused this long has ended (issue 32: 12 h). */
+/** Idle limit: a session unused this long has ended (12 h). */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 /** The idle limit is moved on at most this often per session (one write a minute, not one per request). */
 const TOUCH_EVERY_MS = 60 * 1000;

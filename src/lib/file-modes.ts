@@ -1,4 +1,4 @@
-// The data directory holds visitors' answers, uploads, mail and secrets (issue 28 item 4): what Folio creates there
+// The data directory holds visitors' answers, uploads, mail and secrets: what Folio creates there
 // is readable by its own user only, whatever the process umask (a mode only ever loses bits to the umask, so
 // these never come out wider).
 

@@ -1,4 +1,4 @@
-// The token API (issue 11): list, create and revoke a space's tokens. A token's value is shown once, when it is
+// The token API: list, create and revoke a space's tokens. A token's value is shown once, when it is
 // created; the store keeps its sha256, and neither the value nor the hash ever leaves in an answer or a log.
 
 import { recordActivity } from '../activity/activity-repo.js';

@@ -117,7 +117,7 @@ function caller(request: FastifyRequest): TokenRow {
   return token;
 }
 
-/** The token API (issue 11), `tokens.admin` only: list, create (the value shown once), revoke. */
+/** The token API, `tokens.admin` only: list, create (the value shown once), revoke. */
 export async function tokenRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const deps: TokenOpsDeps = { store: opts.services.store, tokens: opts.services.tokens };
   app.get<{ Params: P }>('/tokens', { config: admin, schema: listSchema }, async (req) => ({

@@ -1,4 +1,4 @@
-// A per-host bound on concurrent webhook and chat posts (issue 30 item 6): the job runner runs many jobs at once,
+// A per-host bound on concurrent webhook and chat posts: the job runner runs many jobs at once,
 // and a burst of submissions must not open hundreds of connections to one receiver at the same moment.
 
 /** Posts in flight to one host (`host:port`) at most, per process. */

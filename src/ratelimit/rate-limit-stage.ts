@@ -4,7 +4,7 @@ import { rateLimited } from '../errors/errors.js';
 import type { TokenRow } from '../store/tokens-repo.js';
 import type { LimitCheck, LimitResult } from './token-limiter.js';
 
-/** Each visitor's share of a token with origins (issue 28 item 12): its counter, and who the visitor is. */
+/** Each visitor's share of a token with origins: its counter, and who the visitor is. */
 export interface VisitorShare {
   limit: LimitCheck;
   /** The visitor's key: a keyed hash of the request's address, never the address (src/forms/visitor.ts). */

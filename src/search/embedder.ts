@@ -4,7 +4,7 @@ import { LocalEmbedder } from './local-embedder.js';
 
 /**
  * What semantic search needs of a model: texts in, unit vectors out. Queries go first (a visitor waits for them);
- * indexing runs in the job runner, never on the request path (issue 13).
+ * indexing runs in the job runner, never on the request path.
  */
 export interface Embedder {
   /** Stored with every vector and with the index state: vectors of another model are never compared. */

@@ -42,7 +42,7 @@ export async function indexSpace(
   const space = await getSpace(store, spaceId);
   if (!space) return 'done';
   let state = await readSearchState(store.db, spaceId);
-  // AI off: no vectors at all (issue 13). A space that never had AI has no state and nothing to do.
+  // AI off: no vectors at all. A space that never had AI has no state and nothing to do.
   if (!space.settings.ai) {
     if (state && (state.indexedCv > 0 || state.revision > 0))
       await resetSearchIndex(store.db, spaceId, embedder.model);

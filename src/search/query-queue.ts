@@ -4,7 +4,7 @@ import { unavailable } from '../errors/errors.js';
 const RETRY_AFTER_SECONDS = 1;
 
 /**
- * The bound on query embeddings waiting for the model (issue 28 item 11). A query the vector cache does not hold
+ * The bound on query embeddings waiting for the model. A query the vector cache does not hold
  * needs the model: the offline one embeds one text at a time on its thread, an HTTP provider takes what it takes.
  * Without a bound, a burst of distinct queries queued without end (seconds of waiting at p50: docs/operations.md,
  * "Figures behind the code") and nobody was told to come back. Past `max` embeddings in flight a search answers 503 `unavailable` with

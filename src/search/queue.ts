@@ -4,7 +4,7 @@ import type { Store } from '../store/open-store.js';
 import { type Queryable, readRawSettings } from '../store/spaces-repo.js';
 
 /**
- * Indexing on publish (issue 13): a publish in a space with AI switched on queues this job in its transaction;
+ * Indexing on publish: a publish in a space with AI switched on queues this job in its transaction;
  * the job runner embeds every version published since the index's cv (src/search/indexer.ts), never the request.
  */
 export const SEARCH_INDEX_JOB = 'search-index';

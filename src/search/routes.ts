@@ -60,7 +60,7 @@ const searchSchema = deliveryRead({
   },
 });
 
-/** GET /v1/<spaceId>/search (spec 4.2, issue 13). */
+/** GET /v1/<spaceId>/search (spec 4.2). */
 export async function searchRoutes(app: FastifyInstance, opts: { services: AppServices }): Promise<void> {
   const deps: SearchDeps = {
     ...deliveryDepsOf(opts.services),

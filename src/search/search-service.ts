@@ -75,7 +75,7 @@ export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
   return { q, type, limit };
 }
 
-/** Query vectors of recent searches: the same words are embedded once (issue 13: "embeds the query (cached)"). */
+/** Query vectors of recent searches: the same words are embedded once. */
 const queryVectors = new WeakMap<Embedder, LRUCache<string, Promise<Float32Array>>>();
 
 function embedQuery(embedder: Embedder, queue: QueryQueue, q: string): Promise<Float32Array> {
@@ -123,7 +123,7 @@ async function wordRanking(deps: SearchDeps, scope: Scope, q: SearchQuery): Prom
 }
 
 /**
- * GET /search (spec 4.2, issue 13): the query's vector against the locale's index at the request's cv, fused by
+ * GET /search (spec 4.2): the query's vector against the locale's index at the request's cv, fused by
  * reciprocal rank with the full-text rank of `/entries?search=`, so exact words and meaning both count.
  * `complete` is false while the index is behind the cv: the answer is then not cached (it will get better).
  */

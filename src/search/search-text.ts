@@ -2,7 +2,7 @@ import { entryTexts } from '../content/entry-text.js';
 import type { EntrySnapshot, TypeMap } from '../content/model.js';
 
 /**
- * What semantic search embeds of an entry version, per locale (issue 13): its text as `entryTexts` reads it
+ * What semantic search embeds of an entry version, per locale: its text as `entryTexts` reads it
  * (name, text fields, rich text, blocks, after the locale's fallback chain), so a visitor of `de-ch` searches
  * what a `de-ch` read delivers. Pure.
  */

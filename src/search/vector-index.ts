@@ -1,7 +1,7 @@
 import { DOT_PRODUCT_WASM } from './dot-product-wasm.js';
 
 /**
- * Exact nearest neighbours by cosine over packed float32 vectors (issue 13): one index per space, locale and
+ * Exact nearest neighbours by cosine over packed float32 vectors: one index per space, locale and
  * model, held in memory and kept in step with the store (see `search-indexes.ts`). Vectors are unit length, so
  * cosine is a dot product; a query scores every row, which is what lets the latency target hold without an
  * approximate index (50k rows × 512 dimensions: see docs/operations.md, "Semantic search").

@@ -38,7 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy,
     bodyLimit: 64 * 1024,
-    // Issue 28 item 10: Fastify's default (0) turns Node's request timeout off; REQUEST_TIMEOUT_MS bounds it.
+    // Fastify's default (0) turns Node's request timeout off; REQUEST_TIMEOUT_MS bounds it.
     requestTimeout: deps.config.requestTimeoutMs,
     http: timeoutOptions(deps.config.requestTimeoutMs),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2048 },
@@ -79,10 +79,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/healthz', { schema: liveness }, async () => ({ ok: true }));
 
   await app.register(deliveryPipeline, { services });
-  // Rate limit and response cache stages, cv fan-out, /readyz and /metrics (issue 5).
+  // Rate limit and response cache stages, cv fan-out, /readyz and /metrics.
   await app.register(edgePlugin, { services });
 
-  // The inbox in the browser (issue 32): /inbox/, and the session cookie the management auth accepts.
+  // The inbox in the browser: /inbox/, and the session cookie the management auth accepts.
   await app.register(inboxPlugin, { services });
   // Route plugins, one per domain. Public reads mark their routes `config: { delivery: 'read' }`.
   await app.register(deliveryRoutes, { services });

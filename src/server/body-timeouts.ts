@@ -4,7 +4,7 @@ import { requestTimeout } from '../errors/errors.js';
 import { answerAndClose } from './client-errors.js';
 
 /**
- * Node's HTTP server options for REQUEST_TIMEOUT_MS (issue 28 item 10): a request's line, headers and body must
+ * Node's HTTP server options for REQUEST_TIMEOUT_MS: a request's line, headers and body must
  * all arrive within it, else 408 (`clientErrorHandler`, in the envelope). Node checks every
  * `connectionsCheckingInterval` (30 s by default): a quarter of the timeout, so a short one is kept closely too.
  * The headers' own limit stays Node's 60 s, or the request's when that is shorter (Node wants it no longer).
@@ -25,7 +25,7 @@ export function bodyUnread(req: IncomingMessage): boolean {
 }
 
 /**
- * The body's own timeouts (issue 28 item 10: a submission trickled at 1 byte per 20 s held its connection for
+ * The body's own timeouts (a submission trickled at 1 byte per 20 s held its connection for
  * minutes, and a 401 sent before the body kept reading it to the end).
  *
  * - While a request's body is arriving, its connection may stay silent for BODY_TIMEOUT_MS at most (the socket's

@@ -1,4 +1,4 @@
-// The OpenAPI document as a contract tools can use (issue 31 item 5): applied to the document @fastify/swagger
+// The OpenAPI document as a contract tools can use: applied to the document @fastify/swagger
 // builds from the route schemas (`transformObject`), so every route gets it without repeating it. An operationId
 // on every operation, constraints and examples on the parameters every route shares, 405 with `Allow` on every
 // path, `Retry-After` and `RateLimit-*` on every 429, and `links` from answers to the reads they lead to.

@@ -89,7 +89,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     stripBasePath: false,
     transform: wildcardAsPath,
-    // operationIds, parameter constraints, 405, 429 headers and links (issue 31 item 5).
+    // operationIds, parameter constraints, 405, 429 headers and links.
     transformObject: (documentObject) =>
       'openapiObject' in documentObject
         ? contractDocument(documentObject.openapiObject)

@@ -262,7 +262,7 @@ export async function clearSpaceContent(db: Queryable, spaceId: string): Promise
   ] as const) {
     await db.deleteFrom(table).where('space_id', '=', spaceId).execute();
   }
-  // Transitional (issue 15 item 3): until src/bundle/import-bundle.ts calls `clearListSpace` itself.
+  // Transitional: until src/bundle/import-bundle.ts calls `clearListSpace` itself.
 }
 
 export async function updateEntryState(

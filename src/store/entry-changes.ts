@@ -1,7 +1,7 @@
 import type { Store } from './open-store.js';
 
 /**
- * Which entries of a space changed between two cvs, as this process learnt it from the published log (issue 17):
+ * Which entries of a space changed between two cvs, as this process learnt it from the published log:
  * the entry cache uses it to know that an entry it saw at cv A is still the same version at cv B without asking
  * the store, when no version of the entry opened or closed in (A, B].
  *

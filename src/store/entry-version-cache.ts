@@ -9,7 +9,7 @@ import { visibleAt } from './log-repo.js';
 import type { Store } from './open-store.js';
 
 /**
- * Parsed published entry versions, shared by every delivery request of a process (issue 17).
+ * Parsed published entry versions, shared by every delivery request of a process.
  *
  * A version of the published log, `(space, entry, cv_from)`, never changes once committed: a publish closes it
  * and opens a new one, and cvs only rise (an import with `--replace` continues the numbering). So a parsed

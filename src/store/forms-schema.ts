@@ -6,7 +6,7 @@ import type { JsonColumn } from './schema.js';
  * inbox's sessions and tallies, notification sends, plain posts' drafts and the activity log. Split from schema.ts
  * (which holds content, delivery and the `Database` map) so each file stays readable; `Database` names them all.
  */
-/** A failed plain post's values, kept ten minutes for one read (migration 0023, issue 30 item 1). */
+/** A failed plain post's values, kept ten minutes for one read (migration 0023). */
 export interface FormDraftsTable {
   id: string;
   space_id: string;
@@ -136,7 +136,7 @@ export interface NotificationSendsTable {
   updated_at: string;
 }
 
-/** A note on a submission (issue 11): deleted with the submission. */
+/** A note on a submission: deleted with the submission. */
 export interface SubmissionNotesTable {
   id: string;
   space_id: string;
@@ -147,7 +147,7 @@ export interface SubmissionNotesTable {
 }
 
 /**
- * An address in a submission's email fields, normalized as compared (migration 0020, issue 28 item 5): erase finds
+ * An address in a submission's email fields, normalized as compared (migration 0020): erase finds
  * submissions by it. Deleted with the submission.
  */
 export interface SubmissionAddressesTable {

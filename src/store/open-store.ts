@@ -74,7 +74,7 @@ function openSqlite(file: string): Store {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  // Deleted content is overwritten with zeros in the database file (issue 28 item 3: an erased address must not be
+  // Deleted content is overwritten with zeros in the database file (an erased address must not be
   // readable from free pages); the WAL's copies go at the next dialect.purgeDeleted (after an erase or a sweep).
   database.pragma('secure_delete = ON');
   database.pragma('busy_timeout = 5000');

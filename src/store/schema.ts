@@ -187,7 +187,7 @@ export interface Database {
 }
 
 /**
- * A derived image kept in the blob store (migration 0018, issue 28 item 9): what the budget counts and evicts,
+ * A derived image kept in the blob store (migration 0018): what the budget counts and evicts,
  * least recently used first, and what the sweep drops once its asset (`source_key`: the original's blob) is gone.
  */
 export interface DerivedImagesTable {
@@ -335,7 +335,7 @@ export interface ListRowsTable {
   n4: number | null;
 }
 
-/** A chunk of an entry version's text in one locale, embedded by one model (migration 0015, issue 13). */
+/** A chunk of an entry version's text in one locale, embedded by one model (migration 0015). */
 export interface SearchEmbeddingsTable {
   /** PostgreSQL answers its bigint as a string. */
   seq: Generated<number | string>;

@@ -53,7 +53,7 @@ function parseBound(text: string): { since: number; shape: string } | null {
 }
 
 /**
- * `GET /v1/<spaceId>/sync?since=<cv>` (issue 16; docs/api.md "Sync"): what changed in the published content after
+ * `GET /v1/<spaceId>/sync?since=<cv>` (docs/api.md "Sync"): what changed in the published content after
  * `since` up to the current cv (or a pinned `cv`), keyset-paged; `nextCursor` carries `since`, the end cv and the
  * position, so every page describes the same difference. Public and preview tokens; published content only.
  */

@@ -1,4 +1,4 @@
-// `GET /sync` (issue 16): what changed in a space's published content between two cache versions, as a keyset-
+// `GET /sync`: what changed in a space's published content between two cache versions, as a keyset-
 // paged walk over the published log's tables in a fixed order. No Fastify here: routes.ts parses and answers.
 
 import type { EntrySnapshot } from '../content/model.js';

@@ -1,4 +1,4 @@
-// The CDN tags an event invalidates (issue 16): what a receiver purges by `Surrogate-Key` or `Cache-Tag` after a
+// The CDN tags an event invalidates: what a receiver purges by `Surrogate-Key` or `Cache-Tag` after a
 // change. Computed when the event fans out, from the published log (which never changes for a past cv), so every
 // delivery attempt of one event carries the same keys.
 

@@ -40,7 +40,7 @@ export function webhookBody(event: EventPayload): string {
  */
 function fanOut(deps: WebhookJobDeps): JobHandler {
   return async (job: ClaimedJob) => {
-    // The CDN tags the change invalidates (issue 16), fixed here once for every endpoint and attempt.
+    // The CDN tags the change invalidates, fixed here once for every endpoint and attempt.
     const event = await withEventKeys(deps.store, job.payload as EventPayload);
     const endpoints = (await listWebhooks(deps.store, job.spaceId)).filter(
       (w) => w.enabled && subscribes(w.events, event.type),
@@ -54,8 +54,8 @@ function fanOut(deps: WebhookJobDeps): JobHandler {
           payload: { event, webhookId: w.id } satisfies WebhookJob,
           id: `${event.id}.${w.id}`,
           ignoreDuplicate: true,
-          // Due since the event was: claimed in the event's order, ahead of jobs enqueued after it (issue 30
-          // item 6: otherwise a delivery waits through the queue twice, once as the event and once as itself).
+          // Due since the event was: claimed in the event's order, ahead of jobs enqueued after it
+          // (otherwise a delivery waits through the queue twice, once as the event and once as itself).
           ...(Number.isNaN(Date.parse(job.createdAt)) ? {} : { runAt: new Date(job.createdAt) }),
           // A submission's deliveries go with it (retention, erase), as its event does.
           ...(job.submissionId === null ? {} : { submissionId: job.submissionId }),

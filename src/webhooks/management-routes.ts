@@ -72,7 +72,7 @@ type PId = P & { id: string };
 
 /**
  * Endpoints are content management, but one that receives `form.submitted` receives every visitor's answers:
- * routing answers is reading them (issue 28 item 6), checked by webhook-ops.ts (webhookRouting).
+ * routing answers is reading them, checked by webhook-ops.ts (webhookRouting).
  */
 const SCOPES = {
   create: {

@@ -1,4 +1,4 @@
-// A `form.submitted` event carries ids in the outbox (issue 28 item 1): the visitor's answers join it only when a
+// A `form.submitted` event carries ids in the outbox: the visitor's answers join it only when a
 // webhook is sent, read from the stored submission, so an erased or expired submission leaves nothing behind.
 
 import { readSubmittedAnswers } from '../forms/submission/submissions-repo.js';

@@ -41,7 +41,7 @@ const receivesAnswers = (w: Pick<WebhookRow, 'events' | 'enabled'>): boolean =>
   w.enabled && subscribes(w.events, 'form.submitted');
 
 /**
- * What of a change routes answers somewhere they did not go (issue 28 item 6): an endpoint that receives
+ * What of a change routes answers somewhere they did not go: an endpoint that receives
  * `form.submitted` after the change, when it did not before (created, subscribed, enabled) or now at another URL.
  * Rotating its secret, unsubscribing, disabling or deleting it routes nothing.
  */

@@ -19,7 +19,7 @@ export interface WorkerDeps {
   /** Sweeps delete upload files with their rows, and derived images of deleted assets. */
   blobs: BlobStore;
   config: Config;
-  /** Embeds for the semantic index (issue 13); default: the configuration's, shared in the process. */
+  /** Embeds for the semantic index; default: the configuration's, shared in the process. */
   embedder?: Embedder;
   log?: RunnerLog;
 }
@@ -51,9 +51,9 @@ export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions
     handlers: buildJobHandlers(deps),
     sweeps: [
       (now) => deleteDeliveriesBefore(deps.store, new Date(now.getTime() - KEEP_DELIVERIES_MS)),
-      // spec 3.2, 3.3: expired submissions and unclaimed uploads, with their files and mail files (issue 28).
+      // spec 3.2, 3.3: expired submissions and unclaimed uploads, with their files and mail files.
       (now) => sweepRetention(deps.store, { blobs: deps.blobs, mailDir: deps.config.mail.outboxDir }, now),
-      // Plain posts' drafts past their ten minutes (issue 30 item 1); each new draft also clears expired ones.
+      // Plain posts' drafts past their ten minutes; each new draft also clears expired ones.
       (now) => deleteExpiredDrafts(deps.store.db, now),
       // The activity log's own retention (ACTIVITY_RETENTION_DAYS, default a year).
       (now) =>
@@ -61,7 +61,7 @@ export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions
           deps.store,
           new Date(now.getTime() - deps.config.activityRetentionDays * DAY_MS),
         ),
-      // Derived images of deleted or replaced assets, and the byte budget (issue 28 item 9).
+      // Derived images of deleted or replaced assets, and the byte budget.
       () =>
         sweepDerivedImages(deps.store, deps.blobs, {
           maxBytes: deps.config.images.cacheMaxBytes,

@@ -12,7 +12,7 @@ import { launchChromium } from '../helpers/chromium.js';
 import { PROCESS_TEST_MS } from '../helpers/processes.js';
 import { type Folio, SPACE, TOKEN, startFolio } from './form-site.js';
 
-// Issue 30, "Done when": the demo contact form in real Chromium, with JavaScript off and on, in English and German.
+// The demo contact form in real Chromium, with JavaScript off and on, in English and German.
 // A first post with mistakes comes back with each error beside its field, in the page's language, and every typed
 // value still there (without JavaScript: the redirect's `fields` and the single-use draft); the second post
 // succeeds. Screenshots, styled with @folio/client/forms.css: test-output/{en,de}-{nojs,js}-{errors,success}.png.

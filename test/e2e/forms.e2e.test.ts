@@ -7,7 +7,7 @@ import { PROCESS_TEST_MS } from '../helpers/processes.js';
 import { CASE_ROWS, FORMS, LIMITED } from './e2e-forms.js';
 import { type Folio, FormSite, SPACE, TOKEN, startFolio } from './form-site.js';
 
-// Issue 14 item 3 in real Chromium: renderForm's HTML posted with JavaScript off (spec 4.4 redirect rules), and the
+// In real Chromium: renderForm's HTML posted with JavaScript off (spec 4.4 redirect rules), and the
 // enhancer on top of it: live showIf, the rules module's codes in the browser equal to the server's, uploads, steps,
 // 429 and network failures (spec 7.4 renderer codes). SQLite only: the forms paths run on both engines elsewhere.
 // One browser for the file; Playwright gives each launch a fresh temporary profile (user data dir).

@@ -8,7 +8,7 @@ import { PROCESS_TEST_MS } from '../helpers/processes.js';
 import { storePerson } from '../helpers/tokens.js';
 import { FORM, type InboxSite, SPACE, startInboxSite } from './inbox-site.js';
 
-// Issue 40 "done when", in real Chromium: two people sign in. Mara (English, light) opens submissions, which turn
+// The team inbox in real Chromium: two people sign in. Mara (English, light) opens submissions, which turn
 // read for her only; Bo (German, dark) filters by an option, sorts oldest first, searches "MÜLLER", assigns the
 // submission to Mara by name, and exports CSV and XLSX (opened here with exceljs); both at 320 px too. A name
 // holding U+202E leaves the rest of its row in order; an Arabic message reads from the right. Screenshots go to
@@ -108,7 +108,7 @@ const readFor = async (token: string, id: string) => {
 };
 const widest = (page: Page) => page.evaluate('document.documentElement.scrollWidth');
 
-describe('the team inbox in Chromium (issue 40)', { timeout: PROCESS_TEST_MS }, () => {
+describe('the team inbox in Chromium', { timeout: PROCESS_TEST_MS }, () => {
   it('Mara, in English and light: unread in bold and in the title; opening marks read for her only', async () => {
     const { context, page } = await open('en-GB', 'light');
     await signIn(page, mara.token, { token: 'Management token', signIn: 'Sign in' });

@@ -5,11 +5,11 @@ import { launchChromium } from '../helpers/chromium.js';
 import { PROCESS_TEST_MS } from '../helpers/processes.js';
 import { FORM, type InboxSite, PDF, SPACE, startInboxSite, XSS_NAME, XSS_PAGE } from './inbox-site.js';
 
-// Issue 32 in real Chromium: the inbox page served by the app, signed in with a management token, used as a form
+// In real Chromium: the inbox page served by the app, signed in with a management token, used as a form
 // owner would (overview, list, filters, search, a submission, a note, bulk "done", CSV and file downloads, erase's
 // dry run, sign-out), and its defences: submitted markup and a `javascript:` page render as inert text (no dialog,
 // no CSP report), a cross-site form post is refused, a token without forms.read sees no submission, a revoked
-// token's session ends. Screenshots go to test-output/inbox-*.png (see the report of issue 32 for what each shows).
+// token's session ends. Screenshots go to test-output/inbox-*.png.
 
 let browser: Browser;
 let site: InboxSite;

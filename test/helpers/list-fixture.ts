@@ -4,7 +4,7 @@ import { serveEnv, type TestApp } from './app.js';
 import { type Engine, openTestEnv } from './engines.js';
 
 /**
- * A catalog space for list tests (issue 3): one field of every filterable type on `item`, values chosen so
+ * A catalog space for list tests: one field of every filterable type on `item`, values chosen so
  * typed comparison matters (9 < 10 as numbers, not as text), some values missing, localized titles with
  * fallbacks (de-ch → de → en), tags, references, folders two levels deep, a noindex SEO field, a global.
  */

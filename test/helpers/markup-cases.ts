@@ -1,4 +1,4 @@
-// Issue 28 item 13: files that carry script past a textual SVG check, and clean ones that must still pass. One
+// Files that carry script past a textual SVG check, and clean ones that must still pass. One
 // table for every place that checks content: the sniffer itself, form uploads, asset uploads and bundle imports.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -32,7 +32,7 @@ export interface MarkupCase {
 
 /** Every one of these must be refused as `invalid_file`. */
 export const REFUSED_MARKUP: readonly MarkupCase[] = [
-  // The bypasses the issue names.
+  // Known bypasses of a textual check.
   ['<s:script> with s bound to the SVG namespace', svg(`<s:script xmlns:s="${SVG_NS}">alert(1)</s:script>`)],
   ['<h:script> in the XHTML namespace', svg(`<h:script xmlns:h="${XHTML_NS}">alert(1)</h:script>`)],
   ['xlink:href="jav&#x61;script:"', svg('<a xlink:href="jav&#x61;script:alert(1)"><text>x</text></a>')],

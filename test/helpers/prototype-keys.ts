@@ -1,4 +1,4 @@
-// The space and the requests of test/prototype-keys.test.ts (issue 28 item 15): keys named like Object.prototype
+// The space and the requests of test/prototype-keys.test.ts: keys named like Object.prototype
 // members wherever a client, an author or a bundle chooses one.
 
 import type { HTTPMethods } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The labelled corpus of the semantic-search quality check (issue 13): the website of a small coffee roastery
+ * The labelled corpus of the semantic-search quality check: the website of a small coffee roastery
  * with cafés, an online shop and a subscription, in English and German, and queries written as visitors type
  * them, paraphrasing rather than quoting the entry that answers. Four entries (ent_account, ent_app,
  * ent_workshops, ent_allergens) carry the answer to their query only in a block, so the check also covers that

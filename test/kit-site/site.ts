@@ -1,4 +1,4 @@
-// A small site on @folio/client with generated types (issue 31, "Done when"): compiled by test/client-kit.test.ts
+// A small site on @folio/client with generated types: compiled by test/client-kit.test.ts
 // in a fresh project under `tsc --strict`, no `any`, no cast, then run against the demo space.
 import {
   createClient,

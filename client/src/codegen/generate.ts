@@ -1,4 +1,4 @@
-// `folio-types`: TypeScript from a space's content model (`GET /types`, issue 31). Pure: the model in, the
+// `folio-types`: TypeScript from a space's content model (`GET /types`). Pure: the model in, the
 // module's source out; client/bin/folio-types.mjs fetches and writes. One interface of field values per type,
 // blocks as a union discriminated by `type`, options as string-literal unions, and `FolioTypes`, the map
 // `createClient<FolioTypes>()` takes.

@@ -1,4 +1,4 @@
-// Image urls, srcsets and <picture> for delivered assets (issue 31 item 2; docs/api.md "derived images"). The
+// Image urls, srcsets and <picture> for delivered assets (docs/api.md "derived images"). The
 // delivered `url` is kept as it is, with its signed crop (`crop`, `sig`): parameters are added to it.
 
 import type { Asset } from '../values.js';

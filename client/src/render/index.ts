@@ -1,4 +1,4 @@
-// Rendering helpers of @folio/client (issue 31): rich text to HTML, image urls, srcsets and <picture>.
+// Rendering helpers of @folio/client: rich text to HTML, image urls, srcsets and <picture>.
 export { escapeHtml, safeUrl } from './escape.js';
 export {
   imageUrl,

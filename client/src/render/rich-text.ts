@@ -1,4 +1,4 @@
-// renderRichText (issue 31 item 2): a delivered rich-text document to HTML, escaped and safe by default. Known
+// renderRichText: a delivered rich-text document to HTML, escaped and safe by default. Known
 // nodes and marks (docs/api.md "Rich text") have default markup; `components` and `marks` replace any of them
 // or render types the defaults do not know (their content is rendered without a wrapper). Any JSON is accepted:
 // what is not a node is skipped, and nothing throws.

@@ -1,4 +1,4 @@
-// The inbox's words in the owner's language (issue 40 item 7): one catalog per language (en, de, fr, it, es), the
+// The inbox's words in the owner's language: one catalog per language (en, de, fr, it, es), the
 // language chosen from the browser and switchable (kept in this browser), dates and relative times in it.
 // English is the reference: every other catalog has its keys (the type checks it, test/inbox-catalogs.test.ts
 // checks words and placeholders).

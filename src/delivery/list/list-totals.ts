@@ -6,8 +6,8 @@ import type { Store } from '../../store/open-store.js';
 import type { ListPlan } from './plan.js';
 
 /**
- * A list's `total`, counted once per space, cv and selection and carried to later cvs a publish left it valid at
- * (issue 17): the caches both published evaluators count through, the rows index (rows/rows-index.ts) and SQL
+ * A list's `total`, counted once per space, cv and selection and carried to later cvs a publish left it valid at:
+ * the caches both published evaluators count through, the rows index (rows/rows-index.ts) and SQL
  * (sql-list.ts), so a total counted by one serves the other.
  */
 

@@ -378,7 +378,7 @@ export async function backfillListTables(tx: Transaction<Database>, dialect: Sto
  */
 export const LIST_REINDEX: ReindexStep = {
   step: 'lists',
-  // 2: the full text holds block text too (`searchTexts` reads blocks, issue 13).
+  // 2: the full text holds block text too (`searchTexts` reads blocks).
   version: 2,
   async run(tx, dialect) {
     await clearAllListTables(tx, dialect);

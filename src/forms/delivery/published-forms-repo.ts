@@ -1,4 +1,4 @@
-// A form's published versions as the inbox reads them (issue 32 item 5): the version a submission was made to
+// A form's published versions as the inbox reads them: the version a submission was made to
 // (visible at the cv it recorded), or the newest one (a deleted form's last).
 
 import type { Store } from '../../store/open-store.js';

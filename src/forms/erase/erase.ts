@@ -1,5 +1,5 @@
 // spec 4.5 "POST /forms/erase": a visitor asks to be forgotten. The address, normalized as uniqueField compares it
-// (case, fullwidth forms and invisible characters make no other person: issue 28 item 5), is looked up among the
+// (case, fullwidth forms and invisible characters make no other person), is looked up among the
 // addresses of every submission's email fields (every form, deleted forms and the spam folder included); `dryRun`
 // only counts; otherwise the matching submissions go with their notes, files, mail files, notification records and
 // outbox rows, and the store's files are purged of them. The activity log records who, when and the counts, never
@@ -97,7 +97,7 @@ export async function eraseAddress(
       submissions += page.length;
       continue;
     }
-    // One transaction per batch (issue 11): what one batch deleted stays deleted if a later one fails.
+    // One transaction per batch: what one batch deleted stays deleted if a later one fails.
     const done = await inSweepTransaction(store, async (s) => {
       const locked = await lockSubmissionsById(
         s,
@@ -118,7 +118,7 @@ export async function eraseAddress(
     subject: null,
     details: { dryRun: req.dryRun, submissions, files, forms: forms.length },
   });
-  // issue 28 item 3: the erased rows out of the store's files too (SQLite's WAL; PostgreSQL's dead tuples pruned).
+  // The erased rows out of the store's files too (SQLite's WAL; PostgreSQL's dead tuples pruned).
   // The rows are deleted whatever happens here: a failure is logged, and the next sweep purges again.
   if (!req.dryRun && submissions > 0)
     await purgeDeletedSubmissions(store).catch((err: unknown) =>

@@ -1,4 +1,4 @@
-// Exporting a form's submissions (issue 11 item 3): decide the columns, record the export, then stream the rows
+// Exporting a form's submissions: decide the columns, record the export, then stream the rows
 // page by page. No Fastify here: routes.ts turns the result into a response.
 
 import { Readable } from 'node:stream';

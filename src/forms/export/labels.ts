@@ -1,4 +1,4 @@
-// Exports in words (issue 40 item 6): column headings from the form's field labels and the words of the leading
+// Exports in words: column headings from the form's field labels and the words of the leading
 // columns, option labels for option values, Yes/No for booleans, in one of the inbox's languages. Pure: stored
 // definitions arrive as unchecked JSON and are read defensively.
 

@@ -88,7 +88,7 @@ function parseLang(query: Record<string, unknown>, fallback: string): ExportLang
 }
 
 /**
- * `GET /v1/spaces/<id>/forms/<key>/submissions/export` (issue 11): a form's submissions as CSV or NDJSON, filtered
+ * `GET /v1/spaces/<id>/forms/<key>/submissions/export`: a form's submissions as CSV or NDJSON, filtered
  * like the inbox list, behind a management token with `forms.read`. The static `export` segment wins over the
  * inbox's `…/submissions/:id` in Fastify's router, and submission ids (`sub_…`) never spell it.
  */

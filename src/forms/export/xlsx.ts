@@ -1,4 +1,4 @@
-// The XLSX export (issue 40 item 6), written by exceljs's streaming workbook writer: rows are committed as they are
+// The XLSX export, written by exceljs's streaming workbook writer: rows are committed as they are
 // written and the zip is streamed out, so memory stays flat however many rows there are (`npm run bench --
 // inbox`). Times are real dates (wall-clock time in the space's zone, formatted `yyyy-mm-dd hh:mm:ss`), numbers
 // numbers, everything else text: a cell holding `=…` is a string, never a formula, so no CSV-style quoting applies.

@@ -1,4 +1,4 @@
-// The reindex step `inbox-search` (issue 40): submissions stored before migration 0027 get their folded search copy
+// The reindex step `inbox-search`: submissions stored before migration 0027 get their folded search copy
 // (`search_text`) and their chosen options (`submission_options`), computed with today's code (src/lib/search-fold.ts,
 // ../submission/chosen-options.ts). The options follow the form's choice fields as authored now, or as last
 // published for a deleted form: what the inbox offers to filter by.

@@ -1,4 +1,4 @@
-// Bulk actions on one form's submissions (issue 11): status, assignment, delete, spam moves. One call is one
+// Bulk actions on one form's submissions: status, assignment, delete, spam moves. One call is one
 // transaction: every targeted row is locked first, then changed in batches, then the activity entry is written;
 // an error anywhere rolls the whole call back (files of a bulk delete excepted: see deleteSubmissionsWithFiles).
 

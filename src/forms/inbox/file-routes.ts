@@ -33,7 +33,7 @@ export async function formFileRoutes(app: FastifyInstance, opts: { services: App
   const { store, blobs, tokens, masterKey, config } = opts.services;
   const clock = opts.services.clock ?? (() => new Date());
   const linkKey = inboxLinkKey(masterKey);
-  // Links in owner emails (issue 30 item 5): their own key and lifetime.
+  // Links in owner emails: their own key and lifetime.
   const mailKey = mailLinkKey(masterKey, config.mail.fileLinkSecret);
   const mailSeconds = config.mail.fileLinkSeconds ?? MAIL_LINK_DEFAULT_SECONDS;
   const validLink = (p: Params, query: Record<string, unknown>, now: number): boolean =>

@@ -1,4 +1,4 @@
-// The inbox's filters (issue 11; spec 4.5 "read the inbox (statuses, search, …)"): parsed from a query string (the
+// The inbox's filters (spec 4.5 "read the inbox (statuses, search, …)"): parsed from a query string (the
 // list, the export) or from a bulk call's `filter` object, then added to a Kysely select on `submissions`
 // (filter-repo.ts, re-exported here so callers import one module). Parsing imports no SQL and no Fastify.
 

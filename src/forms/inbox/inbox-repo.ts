@@ -1,4 +1,4 @@
-// The inbox's SQL (issue 11): one Kysely store for both engines; the JSON conditions come from the store's dialect.
+// The inbox's SQL: one Kysely store for both engines; the JSON conditions come from the store's dialect.
 
 import { sql } from 'kysely';
 import type { Store } from '../../store/open-store.js';

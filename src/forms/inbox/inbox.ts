@@ -1,4 +1,4 @@
-// The inbox's operations on one form's submissions (issue 11; spec 3.2, 4.5): list, read, change, notes, delete.
+// The inbox's operations on one form's submissions (spec 3.2, 4.5): list, read, change, notes, delete.
 // No HTTP here (routes.ts parses and answers); every change is one transaction with its activity entry.
 
 import { recordActivity } from '../../activity/activity-repo.js';

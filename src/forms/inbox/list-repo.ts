@@ -1,4 +1,4 @@
-// The inbox list's SQL (issue 40 item 4): a page in either order with the total that matches, neither read by
+// The inbox list's SQL: a page in either order with the total that matches, neither read by
 // walking every submission of a form. The total comes from counters where the filter allows (the store's tallies
 // per folder and status, migration 0022; per chosen option, folder and status, 0027), else from one index range (an
 // option within dates; a date range; a person's assignments), else from a count of the rows the filter matches.

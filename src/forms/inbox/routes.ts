@@ -54,7 +54,7 @@ const BULK = {
 const DELETE = { scopes: { all: ['forms.read', 'forms.write'] } satisfies ScopeRule };
 
 /**
- * The forms inbox under `/v1/spaces/<spaceId>/forms/<key>/submissions` (issue 11; spec 4.5: "only roles with the
+ * The forms inbox under `/v1/spaces/<spaceId>/forms/<key>/submissions` (spec 4.5: "only roles with the
  * `forms.read` permission see submissions"). Registered inside the forms management plugin, whose hooks
  * authenticate the management token and check each route's scopes before the body is read.
  */

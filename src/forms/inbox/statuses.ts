@@ -1,4 +1,4 @@
-// The inbox statuses of a submission (issue 11; spec 3.2 "Inbox statuses of a submission: not shown"), the values
+// The inbox statuses of a submission (spec 3.2 "Inbox statuses of a submission: not shown"), the values
 // of `submissions.status` (migration 0009). Every submission starts `new`; any status may follow any other.
 
 export const SUBMISSION_STATUSES = ['new', 'read', 'done', 'archived'] as const;

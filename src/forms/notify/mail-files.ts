@@ -1,5 +1,5 @@
 // Notification email written without SMTP_URL (./mailer.ts: DATA_DIR/outbox-mail) holds a visitor's name, address
-// and answers. The files are part of the store (issue 28 item 2): they go with their submission (retention, erase,
+// and answers. The files are part of the store: they go with their submission (retention, erase,
 // the inbox's delete), and the retention sweep removes any whose submission is gone (a file written while its
 // submission was being erased, or by another machine's worker).
 

@@ -61,7 +61,7 @@ export function describeMailTransport(mail: MailConfig): string {
 }
 
 /**
- * A warning for the startup (issue 30 item 5), or null: MAIL_FROM is unset and the made-up sender's host is no
+ * A warning for the startup, or null: MAIL_FROM is unset and the made-up sender's host is no
  * domain (an IP address, `localhost`, a name without a dot), so relays refuse the mail or file it as spam.
  */
 export function mailFromWarning(mail: MailConfig): string | null {

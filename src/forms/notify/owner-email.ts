@@ -1,5 +1,5 @@
-// The notification email to the form's owners (spec 3.2 "emailed to notification addresses", 4.4 rule 6; issue 30
-// item 5). A plain-text and an HTML part saying the same; files are signed links that open without a token for a
+// The notification email to the form's owners (spec 3.2 "emailed to notification addresses", 4.4 rule 6).
+// A plain-text and an HTML part saying the same; files are signed links that open without a token for a
 // while (never attachments, never public URLs: spec 3.3); times in the space's time zone; the subject and intro
 // are the form's templates when it has them.
 

@@ -1,4 +1,4 @@
-// The SQL of the inbox overview (issue 32): counts per form, folder and status and per quarter hour, read from the
+// The SQL of the inbox overview: counts per form, folder and status and per quarter hour, read from the
 // counters the store keeps beside `submissions` (migration 0022's triggers), and the last submission (an index).
 
 import type { Store } from '../../store/open-store.js';

@@ -1,4 +1,4 @@
-// The inbox overview (issue 32 items 3 and 7): every form of the space with its status, counts, last submission
+// The inbox overview: every form of the space with its status, counts, last submission
 // and submissions per day (inbox and spam) in the space's time zone. Forms deleted while submissions remain are
 // listed too (their submissions stay until retention, spec 3.2).
 
@@ -12,7 +12,7 @@ import { formStatus, type FormStatus } from '../rules/status.js';
 import { countByFormFolderStatus, countPerQuarterHour, lastSubmissionAt } from './overview-repo.js';
 import { readCountsByForm } from '../inbox/list-repo.js';
 
-/** The windows the overview answers (issue 32: 30 and 90 days). */
+/** The windows the overview answers (30 and 90 days). */
 export const OVERVIEW_DAYS = [30, 90] as const;
 export type OverviewDays = (typeof OVERVIEW_DAYS)[number];
 

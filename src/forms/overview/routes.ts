@@ -1,4 +1,4 @@
-// Reads for inbox screens (issue 32): the overview of every form, a form's published version (the labels a
+// Reads for inbox screens: the overview of every form, a form's published version (the labels a
 // submission was made to) and one submission's activity. Management routes like any other, behind a management
 // token (or the inbox session that presents one) with `forms.read`.
 

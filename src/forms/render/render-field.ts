@@ -285,7 +285,7 @@ function boxField(field: DeliveredField, ctx: FieldContext): string {
  * File inputs have no `name`: without JavaScript a plain post would send the file's name as the value (spec 4.4:
  * "File fields need JavaScript (upload first, then submit the id)"); the enhancer uploads and sends the ids. So
  * without JavaScript the input is disabled and hidden, never a required input that cannot be sent, and a note
- * says why in its place (issue 30 item 4); the enhancer removes the note and turns the input on.
+ * says why in its place; the enhancer removes the note and turns the input on.
  */
 function fileField(field: DeliveredField, ctx: FieldContext): string {
   const id = ids.control(ctx.prefix, field.key);

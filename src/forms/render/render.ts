@@ -334,7 +334,7 @@ function turnstileHtml(form: DeliveredForm): string {
 /**
  * A form that cannot be sent without JavaScript (Turnstile's token, or a required file) renders, in place of its
  * submit button, a note saying so; the button is there, disabled and hidden, for the enhancer to turn on
- * (issue 30 item 4: no dead ends).
+ * (no dead ends).
  */
 function actionsHtml(form: DeliveredForm, messages: Messages): string {
   const needsJs = form.turnstile || form.fields.some((f) => f.type === 'file' && f.required === true);

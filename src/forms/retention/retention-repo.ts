@@ -102,7 +102,7 @@ export async function deleteSubmissions(s: SweepTx, ids: readonly string[]): Pro
   if (ids.length === 0) return 0;
   const list = [...ids];
   await s.tx.deleteFrom('notification_sends').where('submission_id', 'in', list).execute();
-  // issue 28 item 1: nothing of the submission is sent, nor kept, once it is gone.
+  // Nothing of the submission is sent, nor kept, once it is gone.
   await s.tx.deleteFrom('outbox').where('submission_id', 'in', list).execute();
   await s.tx.deleteFrom('uploads').where('submission_id', 'in', list).execute();
   // spec 3.2 "submission, its notes and files deleted".
@@ -187,7 +187,7 @@ const VISITOR_TABLES = [
 ] as const;
 
 /**
- * After an erase or a sweep (issue 28 item 3): deleted rows no longer readable from the store's files where the
+ * After an erase or a sweep: deleted rows no longer readable from the store's files where the
  * engine can do it cheaply (`dialect.purgeDeleted`: SQLite's WAL checkpointed and truncated; PostgreSQL's tables
  * vacuumed). Outside any transaction.
  */

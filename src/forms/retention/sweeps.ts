@@ -18,7 +18,7 @@ import {
   releaseCapacity,
 } from './retention-repo.js';
 
-/** Where submissions keep files besides the store's rows (issue 28 item 2): both go with the submission. */
+/** Where submissions keep files besides the store's rows: both go with the submission. */
 export interface SubmissionFiles {
   /** Uploads' bytes. */
   blobs: BlobStore;
@@ -141,8 +141,8 @@ export async function sweepUnclaimedUploads(
 }
 
 /**
- * Every sweep, as the job runner and `folio sweep` run them, then the purge of deleted rows from the store's files
- * (issue 28 item 3). The purge runs whatever this run deleted: it also bounds how long rows deleted otherwise (the
+ * Every sweep, as the job runner and `folio sweep` run them, then the purge of deleted rows from the store's
+ * files. The purge runs whatever this run deleted: it also bounds how long rows deleted otherwise (the
  * inbox's delete, a note deleted, finished jobs) stay readable in the SQLite WAL, to the next sweep (about hourly).
  */
 export async function sweepRetention(

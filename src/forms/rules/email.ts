@@ -1,4 +1,4 @@
-// One visitor, one identity (issue 28 item 5): the address a `uniqueField` and an erase compare is the address as a
+// One visitor, one identity: the address a `uniqueField` and an erase compare is the address as a
 // person reads it, not as it was typed. Pure (the browser bundles the rules).
 
 /**

@@ -23,7 +23,7 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const MAX_EMAIL_LENGTH = 254;
 
 /**
- * Also refuses bidirectional controls (issue 28 item 5): they make an address display as another one, and the
+ * Also refuses bidirectional controls: they make an address display as another one, and the
  * visitor's address becomes the Reply-To of owner emails. Other invisible characters pass and are ignored when
  * addresses are compared (`normalizeEmail`).
  */

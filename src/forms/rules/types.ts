@@ -122,11 +122,11 @@ export interface FormSettings {
   chatWebhookUrl?: string | null;
   confirmationEmail?: { subject: Record<string, string>; body: Record<string, string> } | null;
   /**
-   * Issue 30 item 2: a server-side site (a token without origins) may name the visitor's address in
+   * A server-side site (a token without origins) may name the visitor's address in
    * `Folio-Visitor-Ip`; honoured for per-visitor limits and Turnstile's `remoteip` only when this is true.
    */
   trustVisitorIp?: boolean;
-  /** Issue 30 item 5: the owner email's subject per locale; `{form}`, `{date}`, `{field:<key>}` are filled in. */
+  /** The owner email's subject per locale; `{form}`, `{date}`, `{field:<key>}` are filled in. */
   notifySubject?: Record<string, string>;
   /** The owner email's first paragraph per locale, same placeholders. */
   notifyIntro?: Record<string, string>;

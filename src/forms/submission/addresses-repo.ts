@@ -1,4 +1,4 @@
-// submission_addresses (migration 0020, issue 28 item 5): the normalized addresses of each submission's email
+// submission_addresses (migration 0020): the normalized addresses of each submission's email
 // fields, written in the submission's transaction, read by erase, deleted with the submission; and the reindex step
 // that writes them for submissions stored before, normalizing their uniqueField keys on the way.
 
@@ -160,7 +160,7 @@ function membersOf(values: unknown): Readonly<Record<string, unknown>> {
  * Writes the addresses of submissions stored before migration 0020, as erase found them then: the values of every
  * email field the form has had (any value that is an address, for a form of which no definition is kept), and the
  * uniqueField copy. Normalizes their uniqueField keys as new submissions' are; a key another submission of the form
- * already holds normalized (the duplicates issue 28 is about) stays as it was, so the unique index holds. Running
+ * already holds normalized (a duplicate kept before addresses were normalized) stays as it was, so the unique index holds. Running
  * it again changes nothing.
  */
 async function backfillAddresses(tx: Transaction<Database>, dialect: StoreDialect): Promise<void> {

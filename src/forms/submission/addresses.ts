@@ -1,4 +1,4 @@
-// The addresses of a submission as erase compares them (issue 28 item 5): the values of its email fields,
+// The addresses of a submission as erase compares them: the values of its email fields,
 // normalized (./rules/email.ts). Written beside the submission (submission_addresses), so an erase finds every
 // submission of a visitor, however they typed the address, through an index.
 

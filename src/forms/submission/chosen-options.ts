@@ -1,4 +1,4 @@
-// The options a submission chose (issue 40 item 4): one row per choice field and value in `submission_options`
+// The options a submission chose: one row per choice field and value in `submission_options`
 // (migration 0027), so a filter by an option is counted and paged from an index range instead of each
 // submission's JSON. Pure: the definition's field types decide which values are options.
 

@@ -34,7 +34,7 @@ export function storableText(text: string): string {
 
 /**
  * Whether a JSON value holds a text (key or string) that storableText would change. Iterative, so no value can
- * overflow the stack, whatever depth its caller let through (issue 15: 100,000 nested arrays once did).
+ * overflow the stack, whatever depth its caller let through (100,000 nested arrays once did).
  */
 export function hasUnstorableText(value: unknown): boolean {
   const stack: unknown[] = [value];

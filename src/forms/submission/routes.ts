@@ -141,7 +141,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     },
   );
 
-  // Issue 30 item 2: the visitor a server-side site forwards (Folio-Visitor-Ip), where the token and form allow.
+  // The visitor a server-side site forwards (Folio-Visitor-Ip), where the token and form allow.
   const visitorIps = new WeakMap<FastifyRequest, Promise<string>>();
   const visitorOf = (request: FastifyRequest): Promise<string> => {
     let ip = visitorIps.get(request);

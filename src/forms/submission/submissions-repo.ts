@@ -128,7 +128,7 @@ export async function insertChosenOptions(
     .execute();
 }
 
-/** What a `form.submitted` webhook sends of a stored submission (issue 28 item 1: read when it is sent). */
+/** What a `form.submitted` webhook sends of a stored submission (read when it is sent). */
 export interface SubmittedAnswers {
   formKey: string;
   values: Record<string, unknown>;

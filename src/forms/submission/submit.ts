@@ -123,7 +123,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
   };
   // spec 3.2: a filled spam trap answers like a success; the submission is kept in the spam folder, uncounted.
   if (isTrapFilled(req.body, settings.honeypot ?? DEFAULT_HONEYPOT)) {
-    // On a Turnstile form the challenge comes first (issue 28 item 14): without it any script could have its
+    // On a Turnstile form the challenge comes first: without it any script could have its
     // body (up to 32 KB of values) kept for 30 days. The 422 tells a bot nothing a missing token does not.
     await verifyTurnstile(deps, settings, req);
     const spam: SubmissionRecord = {
@@ -178,7 +178,7 @@ export async function submitForm(deps: SubmitDeps, req: SubmitRequest): Promise<
     folder: 'inbox',
     values,
     consent: consentWording(ctx, values),
-    // Issue 28 item 5: one visitor, one identity; case, fullwidth forms and invisible characters make no new one.
+    // One visitor, one identity; case, fullwidth forms and invisible characters make no new one.
     uniqueKey: typeof unique === 'string' ? normalizeEmail(unique) : null,
     deleteAfter: new Date(
       req.now.getTime() + (settings.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS,
@@ -310,7 +310,7 @@ async function store(
       });
       // Another submission claimed an upload between the check and this transaction.
       if (Object.keys(lost).length > 0) throw invalidFields(lost);
-      // Ids only (issue 28 item 1): the webhook reads the values, page and language from the stored submission
+      // Ids only: the webhook reads the values, page and language from the stored submission
       // when it is sent, so nothing of the visitor outlives the submission in the outbox.
       await enqueueEvent(
         tx,

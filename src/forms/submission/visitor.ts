@@ -21,7 +21,7 @@ export class VisitorKeys {
   }
 }
 
-/** The header a server-side site names its visitor's address in (issue 30 item 2; docs/api.md). */
+/** The header a server-side site names its visitor's address in (docs/api.md). */
 export const VISITOR_IP_HEADER = 'folio-visitor-ip';
 
 /**

@@ -1,6 +1,6 @@
 // Signed download links of a submission's files (spec 3.3: never a public URL): an HMAC of the file and an expiry,
 // under a key for that purpose only. Two kinds: the inbox's ten-minute links (POST …/link), and the links in owner
-// emails (issue 30 item 5), which open for MAIL_FILE_LINK_SECONDS (ten minutes to a week) and are revoked all at
+// emails, which open for MAIL_FILE_LINK_SECONDS (ten minutes to a week) and are revoked all at
 // once by rotating FILE_LINK_SECRET.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';

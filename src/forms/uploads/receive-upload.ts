@@ -143,7 +143,7 @@ export async function receiveUpload(deps: UploadDeps, req: UploadRequest): Promi
     if (!stored) throw invalidBody('The request has no "file" part.');
 
     const field = got.field;
-    // spec 4.4 rule 5, issue 28: decided from the whole file (SVG and XML read through), before it is accepted.
+    // spec 4.4 rule 5: decided from the whole file (SVG and XML read through), before it is accepted.
     const sniffed = await stored.sniffer.outcome(stored.declared);
     if (!sniffed.ok)
       throw fieldFailure(field.key, {

@@ -56,7 +56,7 @@ export interface StoreDialect extends ListSql {
   /** The schema the store's tables live in, where the engine has schemas (PostgreSQL `current_schema()`). */
   currentSchema(db: Kysely<unknown>): Promise<string | undefined>;
 
-  // ---- deleted data (issue 28 item 3) ----
+  // ---- deleted data ----
 
   /**
    * After personal data was deleted from `tables` (an erase, a retention sweep), outside any transaction: what the

@@ -10,7 +10,7 @@ import {
 import type pg from 'pg';
 
 /**
- * Named prepared statements for the hot fixed-shape reads on PostgreSQL (issue 17).
+ * Named prepared statements for the hot fixed-shape reads on PostgreSQL.
  *
  * Kysely sends every query as an unnamed statement, which PostgreSQL parses and plans on each execution. For the
  * small reads of uncached delivery that planning is most of the statement's cost (docs/operations.md, "Figures

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../dialect/dialect.js';
 
 /**
- * The forms inbox and permissions (issue 11; spec 3.2, 4.5).
+ * The forms inbox and permissions (spec 3.2, 4.5).
  *
  * - `tokens.scopes`: a JSON array of scopes of a management token (`forms.read`, …); NULL is every scope, which is
  *   what tokens created before this migration keep (docs/operations.md "Token scopes").

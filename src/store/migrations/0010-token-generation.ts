@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../dialect/dialect.js';
 
 /**
- * Revocation reaches every instance within the cv fan-out bound (issue 11): `spaces.token_gen` goes up by one with
+ * Revocation reaches every instance within the cv fan-out bound: `spaces.token_gen` goes up by one with
  * every token revocation, in the revoking transaction. Instances read it with the cv poll and, on PostgreSQL, hear
  * it at once: a trigger sends `NOTIFY folio_tokens '<schema> <token_gen> <space id>'` on commit (the id last, as in
  * migration 0006, so it may hold any character). It is a channel of its own and a column of its own on purpose:

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The sync feed (issue 16) asks the published log "what opened or closed between cv A and cv B": one index per
+ * The sync feed asks the published log "what opened or closed between cv A and cv B": one index per
  * edge of a version's life, per table, so a delta of a few changes in a large space reads a few rows.
  *
  * Frozen: spells out its own schema and never calls repository code.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../dialect/dialect.js';
 
 /**
- * Semantic search (issue 13, spec 4.2 `/search`).
+ * Semantic search (spec 4.2 `/search`).
  *
  * `search_embeddings`: one row per chunk of one entry version's searchable text in one locale, embedded by one
  * model: `vector` is the packed little-endian float32 unit vector (bytea / blob; its length gives the dimension).

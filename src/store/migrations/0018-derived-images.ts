@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Derived images kept in the blob store (issue 28 item 9): one row per variant file, so the store can hold them
+ * Derived images kept in the blob store: one row per variant file, so the store can hold them
  * to a byte budget (IMAGE_CACHE_MAX_MB) and a number per asset, evicting the least recently used, and can sweep
  * those of deleted assets. `source_key` is the original's blob key: a variant whose asset no longer has that key
  * is an orphan. `used_at` is ISO text (ordered as text on both engines); `size` in bytes.

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../dialect/dialect.js';
 
 /**
- * Outbox rows name the submission they are about (issue 28 item 1): `submission_id` on the `form.submitted` event,
+ * Outbox rows name the submission they are about: `submission_id` on the `form.submitted` event,
  * the webhook deliveries it fans out to and the notification jobs, so that retention, erase and the inbox's delete
  * remove them with the submission (an indexed delete, not a scan of every payload). Those rows carry ids from now
  * on, never answers: the visitor's values, page and language of a `form.submitted` are read from the stored

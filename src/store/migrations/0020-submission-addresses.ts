@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../dialect/dialect.js';
 
 /**
- * The addresses of a submission (issue 28 item 5): one row per email-field address, normalized as compared (NFKC,
+ * The addresses of a submission: one row per email-field address, normalized as compared (NFKC,
  * lower case, invisible characters removed; src/forms/rules/email.ts), written in the submission's transaction and
  * deleted with it. `POST /forms/erase` finds a visitor's submissions by it, exactly and through an index, instead of
  * scanning every submission's values of the space.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The inbox in the browser (issue 32).
+ * The inbox in the browser.
  *
  * - `inbox_sessions`: a browser's sign-in with a management token at `POST /inbox/session`. The row holds the
  *   sha256 of the session id (the cookie's value is never stored) and the token's id and hash, never the token:

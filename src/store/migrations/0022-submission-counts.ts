@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../dialect/dialect.js';
 
 /**
- * What the inbox overview counts (issue 32), kept by the store itself so opening it reads a few hundred rows, not
+ * What the inbox overview counts, kept by the store itself so opening it reads a few hundred rows, not
  * every submission: counting 100k submissions per request took 270 ms on SQLite and 660 ms on PostgreSQL
  * (`npm run bench -- inbox`).
  *

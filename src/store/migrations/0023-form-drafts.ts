@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../dialect/dialect.js';
 
 /**
- * `form_drafts` (issue 30 item 1): what a visitor typed into a plain HTML form whose post failed validation, kept
+ * `form_drafts`: what a visitor typed into a plain HTML form whose post failed validation, kept
  * so the page it is sent back to can show it again without putting the values in the URL. A row lives at most ten
  * minutes and is deleted by its first read (with the form's public token); file fields are never kept. `values` is
  * JSON text on both engines (read once, never queried into).

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../dialect/dialect.js';
 
 /**
- * The inbox a team opens every morning (issue 40).
+ * The inbox a team opens every morning.
  *
  * - `tokens.person_name`, `tokens.person_email`: the person a management token stands for (null: a tool's token).
  *   A person's id is their token's id: assignments and read marks name it.

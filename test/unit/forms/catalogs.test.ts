@@ -14,7 +14,7 @@ import {
 } from '../../../src/forms/rules/index.js';
 import { EVERY_TYPE, OPTS, form, parse } from '../../helpers/render-html.js';
 
-// Issue 30 item 3: every message code in every shipped catalog, nothing left in English where a language has its
+// Every message code in every shipped catalog, nothing left in English where a language has its
 // own words, and the catalog chosen along the space's fallback chain.
 
 const EN = CATALOGS['en']!;

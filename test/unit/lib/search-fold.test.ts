@@ -1,4 +1,4 @@
-// Issue 40 item 5: search folds like people do, the same for the stored copy and the query, on every engine.
+// Search folds like people do, the same for the stored copy and the query, on every engine.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Message catalogs by code (issue 30 item 3; spec 7.4 "clients translate by code"): what visitors read, for the
+// Message catalogs by code (spec 7.4 "clients translate by code"): what visitors read, for the
 // languages Folio ships. Browser-safe: renderForm, the enhancer and the server's own HTML result page take their
 // words from here, so the three always say the same thing in the same language.
 

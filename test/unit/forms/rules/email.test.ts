@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hasBidiControl, normalizeEmail } from '../../../../src/forms/rules/email.js';
 import { isEmail } from '../../../../src/forms/rules/field-checks.js';
 
-// Issue 28 item 5: one visitor, one identity. The variants a person cannot tell apart compare equal; the
+// One visitor, one identity. The variants a person cannot tell apart compare equal; the
 // normalizer takes any text (spam values are stored raw) without throwing, and is idempotent.
 
 const INVISIBLE = [

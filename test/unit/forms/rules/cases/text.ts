@@ -64,7 +64,7 @@ export const TEXT_CASES: SubmissionCase[] = [
   tc('email: no @', field('email'), { f: 'ada.example.com' }, fails('invalid_email')),
   tc('email: two @', field('email'), { f: 'ada@b@example.com' }, fails('invalid_email')),
   tc('email: spaces', field('email'), { f: 'ada lovelace@example.com' }, fails('invalid_email')),
-  // Issue 28 item 5: a bidirectional control would make the address display as another (and reach Reply-To).
+  // A bidirectional control would make the address display as another (and reach Reply-To).
   tc('email: a bidi control', field('email'), { f: '\u202eada@example.com' }, fails('invalid_email')),
   tc(
     'email: over 254 characters',
