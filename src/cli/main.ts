@@ -20,6 +20,10 @@ import { openRuntime, REINDEX_STEPS } from './runtime.js';
 import { serve } from './serve.js';
 import { loadPurgeRelayConfig, startPurgeRelay } from './purge-relay.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
+import { outboxCounts } from '../jobs/jobs-repo.js';
+import { lineLog } from '../observability/log.js';
+import { Metrics } from '../observability/metrics.js';
+import { serveWorkerEndpoints } from '../observability/worker-endpoints.js';
 
 const USAGE = `Usage: folio <command>
 
@@ -102,12 +106,24 @@ async function purgeRelayCommand(): Promise<number> {
 async function worker(): Promise<number> {
   const config = loadConfig();
   const rt = await openRuntime(config);
-  const log = { error: (details: object, message: string) => console.error(message, details) };
-  const runner = createJobRunner({ store: rt.store, blobs: rt.blobs, config, log });
+  const metrics = new Metrics();
+  const runner = createJobRunner(
+    { store: rt.store, blobs: rt.blobs, config, log: lineLog(config.logLevel) },
+    { observer: metrics },
+  );
+  metrics.outbox(() => outboxCounts(rt.store));
+  if (rt.store.poolStats() !== null)
+    metrics.pool(() => rt.store.poolStats() ?? { total: 0, idle: 0, waiting: 0 });
+  const endpoints =
+    config.workerMetricsPort === null
+      ? null
+      : await serveWorkerEndpoints(metrics, { port: config.workerMetricsPort, host: config.host });
   runner.start();
   const stale = await queueStaleSearchIndexes(rt.store, embedderFor(config.embeddings).model);
   if (stale.length > 0) console.log(`Semantic search: indexing queued for ${stale.join(', ')}.`);
   console.log(`Folio worker ${runner.workerId} is running (store: ${config.store.engine}).`);
+  if (endpoints !== null)
+    console.log(`Worker metrics: http://${config.host}:${endpoints.port}/metrics (and /healthz).`);
   const fromWarning = mailFromWarning(config.mail);
   if (fromWarning !== null) console.warn(`Warning: ${fromWarning}`);
   await new Promise<void>((resolveStop) => {
@@ -115,6 +131,7 @@ async function worker(): Promise<number> {
     process.once('SIGTERM', () => resolveStop());
   });
   await runner.stop();
+  await endpoints?.close();
   await rt.close();
   return 0;
 }
