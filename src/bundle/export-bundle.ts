@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { type BlobStore, safeSegment } from '../blobs/blob-store.js';
 import { exportBundleDocs } from './bundle-docs.js';
+import { withoutSecrets } from '../forms/authoring/management.js';
 import { type EntryRow, listAssets, listDocs, listEntriesPage, listTypes } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
@@ -17,12 +18,22 @@ import {
   type BundleToken,
 } from './format.js';
 
+export interface ExportOptions {
+  /**
+   * Keep forms' credentials (`turnstileSecret`, `chatWebhookUrl`) in the bundle. Default: left out, so a bundle
+   * handed around (a copy for a colleague, a repository) holds no secret; a form with Turnstile then imports only
+   * once its secret is set again, which the import says by the field's name.
+   */
+  secrets?: boolean;
+}
+
 /** Builds the bundle of a space in memory (asset files are read separately by `exportBundleToDir`). */
 export async function exportBundle(
   store: Store,
   spaceId: string,
+  opts: ExportOptions = {},
 ): Promise<{ bundle: Bundle; files: Map<string, string> }> {
-  const { bundle, files } = await bundleWithoutEntries(store, spaceId);
+  const { bundle, files } = await bundleWithoutEntries(store, spaceId, opts);
   for await (const page of entryPages(store, spaceId)) bundle.entries.push(...page);
   return { bundle, files };
 }
@@ -64,6 +75,7 @@ function bundleEntry(e: EntryRow): BundleEntry {
 async function bundleWithoutEntries(
   store: Store,
   spaceId: string,
+  opts: ExportOptions,
 ): Promise<{ bundle: Bundle; files: Map<string, string> }> {
   const space = await getSpace(store, spaceId);
   if (!space) throw new Error(`space "${spaceId}" does not exist`);
@@ -95,6 +107,7 @@ async function bundleWithoutEntries(
   const docs = async (kind: string) =>
     (await listDocs<Record<string, unknown>>(store, spaceId, kind)).map((d) => d.doc);
   const { settings } = space;
+  const forms = (await docs('forms')) as unknown as Bundle['forms'];
   const bundle: Bundle = {
     format: BUNDLE_FORMAT,
     space: {
@@ -113,7 +126,7 @@ async function bundleWithoutEntries(
     releases: (await docs('releases')) as unknown as Bundle['releases'],
     menus: (await docs('menus')) as unknown as Bundle['menus'],
     ...(await exportBundleDocs(store, spaceId)),
-    forms: (await docs('forms')) as unknown as Bundle['forms'],
+    forms: opts.secrets === true ? forms : forms.map(withoutSecrets),
   };
   return { bundle, files };
 }
@@ -128,8 +141,9 @@ export async function exportBundleToDir(
   blobs: BlobStore,
   spaceId: string,
   dir: string,
+  opts: ExportOptions = {},
 ): Promise<string> {
-  const { bundle, files } = await bundleWithoutEntries(store, spaceId);
+  const { bundle, files } = await bundleWithoutEntries(store, spaceId, opts);
   await mkdir(join(dir, 'assets'), { recursive: true });
   for (const [file, key] of files) {
     const blob = await blobs.get(key);

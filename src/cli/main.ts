@@ -17,6 +17,7 @@ import { wireDomains } from '../wiring/publish.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { openRuntime, REINDEX_STEPS } from './runtime.js';
+import { backupCommand, restoreCommand } from './backup.js';
 import { serve } from './serve.js';
 import { loadPurgeRelayConfig, startPurgeRelay } from './purge-relay.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
@@ -29,9 +30,13 @@ const USAGE = `Usage: folio <command>
 
   serve                                   start the HTTP server (imports the demo space into an empty store)
   import <bundle.json> [--replace]        import a space bundle in one transaction
-  export <spaceId> <dir>                  write <dir>/bundle.json and the asset files
+  export <spaceId> <dir> [--secrets]      write <dir>/bundle.json and the asset files (content, not submissions;
+                                          forms' turnstileSecret and chatWebhookUrl only with --secrets)
+  backup <dir>                            store (SQLite online copy; PostgreSQL: pg_dump first), files, manifest
+  restore <dir> [--force]                 restore a backup into a stopped Folio (docs/operations.md)
   migrate                                 bring the store's schema up to date
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
+                                          (WORKER_METRICS_PORT: serve /healthz and /metrics)
   sweep                                   delete expired submissions, unused uploads and their files once (cron)
   purge-relay                             receive Folio's webhooks and purge a CDN by their keys (PURGE_RELAY_*)
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
@@ -57,6 +62,10 @@ export async function main(argv: string[]): Promise<number> {
         return await importCommand(rest);
       case 'export':
         return await exportCommand(rest);
+      case 'backup':
+        return await backupCommand(rest);
+      case 'restore':
+        return await restoreCommand(rest);
       case 'migrate': {
         const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
         await store.close();
@@ -194,18 +203,28 @@ async function importCommand(args: string[]): Promise<number> {
 }
 
 async function exportCommand(args: string[]): Promise<number> {
-  const [spaceId, dir, ...extra] = args;
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { secrets: { type: 'boolean' } },
+  });
+  const [spaceId, dir, ...extra] = positionals;
   if (!spaceId || !dir || extra.length > 0) {
-    console.error('Usage: folio export <spaceId> <dir>');
+    console.error('Usage: folio export <spaceId> <dir> [--secrets]');
     return 2;
   }
+  const secrets = values.secrets === true;
   const rt = await openRuntime(loadConfig());
   try {
     if (!(await getSpace(rt.store, spaceId))) {
       console.error(`Space "${spaceId}" does not exist.`);
       return 1;
     }
-    console.log(`Wrote ${await exportBundleToDir(rt.store, rt.blobs, spaceId, dir)}`);
+    console.log(`Wrote ${await exportBundleToDir(rt.store, rt.blobs, spaceId, dir, { secrets })}`);
+    if (!secrets)
+      console.log(
+        "Forms' turnstileSecret and chatWebhookUrl are left out (--secrets keeps them); submissions are not exported (folio backup).",
+      );
     return 0;
   } finally {
     await rt.close();
