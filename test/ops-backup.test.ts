@@ -10,6 +10,7 @@ import { TURNSTILE_TEST_SECRETS } from '../src/forms/submission/turnstile.js';
 import { buildApp } from '../src/server/app.js';
 import { openStore } from '../src/store/open-store.js';
 import { loadMasterKey } from '../src/store/secrets-repo.js';
+import { insertWebhooks } from '../src/webhooks/webhooks-repo.js';
 import { createJobRunner } from '../src/wiring/jobs.js';
 import { DATABASE_URL, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
@@ -164,17 +165,35 @@ describe('backup and restore on SQLite', { timeout: PROCESS_TEST_MS }, () => {
     expect(readdirSync(target)).toEqual([]);
   });
 
-  it('folio export leaves forms’ secrets out unless --secrets', async () => {
+  it('folio export leaves forms’ and webhooks’ secrets out unless --secrets', async () => {
+    const now = new Date().toISOString();
+    const signing = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    await insertWebhooks(t.store.db, [
+      {
+        id: 'whk_backup',
+        spaceId: 'spc_test',
+        url: 'https://hooks.example/folio',
+        events: ['menu.updated'],
+        secret: signing,
+        enabled: true,
+        disabledReason: null,
+        position: 0,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ]);
     const plain = join(tempDir('folio-export-'), 'x');
     expect((await runFolio(['export', 'spc_test', plain], sqliteEnv(t.dataDir))).code).toBe(0);
     const text = readFileSync(join(plain, 'bundle.json'), 'utf8');
     expect(text).toContain('"turnstileSiteKey"');
     expect(text).not.toContain('turnstileSecret');
+    expect(text).toContain('https://hooks.example/folio');
+    expect(text).not.toContain(signing);
     const full = join(tempDir('folio-export-'), 'x');
     expect((await runFolio(['export', 'spc_test', full, '--secrets'], sqliteEnv(t.dataDir))).code).toBe(0);
-    expect(readFileSync(join(full, 'bundle.json'), 'utf8')).toContain(
-      `"turnstileSecret": "${TURNSTILE_TEST_SECRETS.pass}"`,
-    );
+    const kept = readFileSync(join(full, 'bundle.json'), 'utf8');
+    expect(kept).toContain(`"turnstileSecret": "${TURNSTILE_TEST_SECRETS.pass}"`);
+    expect(kept).toContain(signing);
   });
 });
 

@@ -20,7 +20,8 @@ import {
 
 export interface ExportOptions {
   /**
-   * Keep forms' credentials (`turnstileSecret`, `chatWebhookUrl`) in the bundle. Default: left out, so a bundle
+   * Keep forms' credentials (`turnstileSecret`, `chatWebhookUrl`) and webhooks' signing secrets in the bundle.
+   * Default: left out, so a bundle
    * handed around (a copy for a colleague, a repository) holds no secret; a form with Turnstile then imports only
    * once its secret is set again, which the import says by the field's name.
    */
@@ -108,6 +109,7 @@ async function bundleWithoutEntries(
     (await listDocs<Record<string, unknown>>(store, spaceId, kind)).map((d) => d.doc);
   const { settings } = space;
   const forms = (await docs('forms')) as unknown as Bundle['forms'];
+  const { redirects, webhooks } = await exportBundleDocs(store, spaceId);
   const bundle: Bundle = {
     format: BUNDLE_FORMAT,
     space: {
@@ -125,7 +127,9 @@ async function bundleWithoutEntries(
     lists: (await docs('lists')) as unknown as Bundle['lists'],
     releases: (await docs('releases')) as unknown as Bundle['releases'],
     menus: (await docs('menus')) as unknown as Bundle['menus'],
-    ...(await exportBundleDocs(store, spaceId)),
+    redirects,
+    // Without `secrets` an endpoint's signing secret stays out too; an import then generates a new one.
+    webhooks: opts.secrets === true ? webhooks : webhooks.map(({ secret: _secret, ...w }) => w),
     forms: opts.secrets === true ? forms : forms.map(withoutSecrets),
   };
   return { bundle, files };
