@@ -187,7 +187,7 @@ describe.each(ENGINES)('form definitions on %s (spec 2.9–2.12, 4.5)', (engine)
         headers: { authorization: 'Bearer folio_pub_RoundTripToken0000000001' },
       });
       expect([res.status, res.body.form.key, res.body.cv]).toEqual([200, 'b', 1]);
-      const { bundle: exported } = await exportBundle(t.store, 'spc_formsrt');
+      const { bundle: exported } = await exportBundle(t.store, 'spc_formsrt', { secrets: true });
       expect(exported.forms).toEqual(authored);
     });
   });

@@ -4,6 +4,7 @@
 import type { TokenCache } from '../auth/token-cache.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config/config.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { Embedder } from '../search/embedder.js';
 import type { Store } from '../store/open-store.js';
 
@@ -24,4 +25,6 @@ export interface AppServices extends AppDeps {
   tokens: TokenCache;
   /** Derive per-purpose keys with `deriveKey(masterKey, 'cursor')` (src/store/secrets-repo.ts). */
   masterKey: Buffer;
+  /** The app's Prometheus instruments (`/metrics`): the edge and the in-process job runner count into them. */
+  metrics: Metrics;
 }

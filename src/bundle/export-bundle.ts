@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { type BlobStore, safeSegment } from '../blobs/blob-store.js';
 import { exportBundleDocs } from './bundle-docs.js';
+import { withoutSecrets } from '../forms/authoring/management.js';
 import { type EntryRow, listAssets, listDocs, listEntriesPage, listTypes } from '../store/authoring-repo.js';
 import type { Store } from '../store/open-store.js';
 import { getSpace } from '../store/spaces-repo.js';
@@ -17,12 +18,23 @@ import {
   type BundleToken,
 } from './format.js';
 
+export interface ExportOptions {
+  /**
+   * Keep forms' credentials (`turnstileSecret`, `chatWebhookUrl`) and webhooks' signing secrets in the bundle.
+   * Default: left out, so a bundle
+   * handed around (a copy for a colleague, a repository) holds no secret; a form with Turnstile then imports only
+   * once its secret is set again, which the import says by the field's name.
+   */
+  secrets?: boolean;
+}
+
 /** Builds the bundle of a space in memory (asset files are read separately by `exportBundleToDir`). */
 export async function exportBundle(
   store: Store,
   spaceId: string,
+  opts: ExportOptions = {},
 ): Promise<{ bundle: Bundle; files: Map<string, string> }> {
-  const { bundle, files } = await bundleWithoutEntries(store, spaceId);
+  const { bundle, files } = await bundleWithoutEntries(store, spaceId, opts);
   for await (const page of entryPages(store, spaceId)) bundle.entries.push(...page);
   return { bundle, files };
 }
@@ -64,6 +76,7 @@ function bundleEntry(e: EntryRow): BundleEntry {
 async function bundleWithoutEntries(
   store: Store,
   spaceId: string,
+  opts: ExportOptions,
 ): Promise<{ bundle: Bundle; files: Map<string, string> }> {
   const space = await getSpace(store, spaceId);
   if (!space) throw new Error(`space "${spaceId}" does not exist`);
@@ -95,6 +108,8 @@ async function bundleWithoutEntries(
   const docs = async (kind: string) =>
     (await listDocs<Record<string, unknown>>(store, spaceId, kind)).map((d) => d.doc);
   const { settings } = space;
+  const forms = (await docs('forms')) as unknown as Bundle['forms'];
+  const { redirects, webhooks } = await exportBundleDocs(store, spaceId);
   const bundle: Bundle = {
     format: BUNDLE_FORMAT,
     space: {
@@ -112,8 +127,10 @@ async function bundleWithoutEntries(
     lists: (await docs('lists')) as unknown as Bundle['lists'],
     releases: (await docs('releases')) as unknown as Bundle['releases'],
     menus: (await docs('menus')) as unknown as Bundle['menus'],
-    ...(await exportBundleDocs(store, spaceId)),
-    forms: (await docs('forms')) as unknown as Bundle['forms'],
+    redirects,
+    // Without `secrets` an endpoint's signing secret stays out too; an import then generates a new one.
+    webhooks: opts.secrets === true ? webhooks : webhooks.map(({ secret: _secret, ...w }) => w),
+    forms: opts.secrets === true ? forms : forms.map(withoutSecrets),
   };
   return { bundle, files };
 }
@@ -128,8 +145,9 @@ export async function exportBundleToDir(
   blobs: BlobStore,
   spaceId: string,
   dir: string,
+  opts: ExportOptions = {},
 ): Promise<string> {
-  const { bundle, files } = await bundleWithoutEntries(store, spaceId);
+  const { bundle, files } = await bundleWithoutEntries(store, spaceId, opts);
   await mkdir(join(dir, 'assets'), { recursive: true });
   for (const [file, key] of files) {
     const blob = await blobs.get(key);

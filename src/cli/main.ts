@@ -17,17 +17,26 @@ import { wireDomains } from '../wiring/publish.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
 import { openRuntime, REINDEX_STEPS } from './runtime.js';
+import { backupCommand, restoreCommand } from './backup.js';
 import { serve } from './serve.js';
 import { loadPurgeRelayConfig, startPurgeRelay } from './purge-relay.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
+import { outboxCounts } from '../jobs/jobs-repo.js';
+import { lineLog } from '../observability/log.js';
+import { Metrics } from '../observability/metrics.js';
+import { serveWorkerEndpoints } from '../observability/worker-endpoints.js';
 
 const USAGE = `Usage: folio <command>
 
   serve                                   start the HTTP server (imports the demo space into an empty store)
   import <bundle.json> [--replace]        import a space bundle in one transaction
-  export <spaceId> <dir>                  write <dir>/bundle.json and the asset files
+  export <spaceId> <dir> [--secrets]      write <dir>/bundle.json and the asset files (content, not submissions;
+                                          forms' turnstileSecret and chatWebhookUrl only with --secrets)
+  backup <dir>                            store (SQLite online copy; PostgreSQL: pg_dump first), files, manifest
+  restore <dir> [--force]                 restore a backup into a stopped Folio (docs/operations.md)
   migrate                                 bring the store's schema up to date
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
+                                          (WORKER_METRICS_PORT: serve /healthz and /metrics)
   sweep                                   delete expired submissions, unused uploads and their files once (cron)
   purge-relay                             receive Folio's webhooks and purge a CDN by their keys (PURGE_RELAY_*)
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
@@ -53,6 +62,10 @@ export async function main(argv: string[]): Promise<number> {
         return await importCommand(rest);
       case 'export':
         return await exportCommand(rest);
+      case 'backup':
+        return await backupCommand(rest);
+      case 'restore':
+        return await restoreCommand(rest);
       case 'migrate': {
         const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
         await store.close();
@@ -102,12 +115,24 @@ async function purgeRelayCommand(): Promise<number> {
 async function worker(): Promise<number> {
   const config = loadConfig();
   const rt = await openRuntime(config);
-  const log = { error: (details: object, message: string) => console.error(message, details) };
-  const runner = createJobRunner({ store: rt.store, blobs: rt.blobs, config, log });
+  const metrics = new Metrics();
+  const runner = createJobRunner(
+    { store: rt.store, blobs: rt.blobs, config, log: lineLog(config.logLevel) },
+    { observer: metrics },
+  );
+  metrics.outbox(() => outboxCounts(rt.store));
+  if (rt.store.poolStats() !== null)
+    metrics.pool(() => rt.store.poolStats() ?? { total: 0, idle: 0, waiting: 0 });
+  const endpoints =
+    config.workerMetricsPort === null
+      ? null
+      : await serveWorkerEndpoints(metrics, { port: config.workerMetricsPort, host: config.host });
   runner.start();
   const stale = await queueStaleSearchIndexes(rt.store, embedderFor(config.embeddings).model);
   if (stale.length > 0) console.log(`Semantic search: indexing queued for ${stale.join(', ')}.`);
   console.log(`Folio worker ${runner.workerId} is running (store: ${config.store.engine}).`);
+  if (endpoints !== null)
+    console.log(`Worker metrics: http://${config.host}:${endpoints.port}/metrics (and /healthz).`);
   const fromWarning = mailFromWarning(config.mail);
   if (fromWarning !== null) console.warn(`Warning: ${fromWarning}`);
   await new Promise<void>((resolveStop) => {
@@ -115,6 +140,7 @@ async function worker(): Promise<number> {
     process.once('SIGTERM', () => resolveStop());
   });
   await runner.stop();
+  await endpoints?.close();
   await rt.close();
   return 0;
 }
@@ -177,18 +203,28 @@ async function importCommand(args: string[]): Promise<number> {
 }
 
 async function exportCommand(args: string[]): Promise<number> {
-  const [spaceId, dir, ...extra] = args;
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { secrets: { type: 'boolean' } },
+  });
+  const [spaceId, dir, ...extra] = positionals;
   if (!spaceId || !dir || extra.length > 0) {
-    console.error('Usage: folio export <spaceId> <dir>');
+    console.error('Usage: folio export <spaceId> <dir> [--secrets]');
     return 2;
   }
+  const secrets = values.secrets === true;
   const rt = await openRuntime(loadConfig());
   try {
     if (!(await getSpace(rt.store, spaceId))) {
       console.error(`Space "${spaceId}" does not exist.`);
       return 1;
     }
-    console.log(`Wrote ${await exportBundleToDir(rt.store, rt.blobs, spaceId, dir)}`);
+    console.log(`Wrote ${await exportBundleToDir(rt.store, rt.blobs, spaceId, dir, { secrets })}`);
+    if (!secrets)
+      console.log(
+        "Forms' turnstileSecret and chatWebhookUrl are left out (--secrets keeps them); submissions are not exported (folio backup).",
+      );
     return 0;
   } finally {
     await rt.close();

@@ -101,6 +101,11 @@ export interface Config {
    * further (SMTP_CONNECTIONS, a per-host limit for webhooks and chat posts).
    */
   readonly jobConcurrency?: number;
+  /**
+   * WORKER_METRICS_PORT: `folio worker` serves `/healthz` and `/metrics` on this port (on HOST); unset, no port
+   * (0 picks a free one and prints it).
+   */
+  readonly workerMetricsPort: number | null;
   /** WEBHOOK_ALLOW_PRIVATE: let webhook endpoints be loopback or private-network addresses (off: SSRF guard). */
   readonly webhookAllowPrivate: boolean;
   /** Forms (spec 4.4, 8): Turnstile's siteverify URL and timeout, and the submission rate limits per minute. */
@@ -366,6 +371,8 @@ export function loadConfig(env: Env = process.env): Config {
     worker: bool(env, 'FOLIO_WORKER', true),
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 15, 86_400),
     jobConcurrency: int(env, 'JOB_CONCURRENCY', 32, 1, 1000),
+    workerMetricsPort:
+      read(env, 'WORKER_METRICS_PORT') === undefined ? null : int(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     turnstileVerifyUrl:
       url(env, 'TURNSTILE_VERIFY_URL', ['http:', 'https:']) ??

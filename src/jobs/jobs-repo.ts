@@ -120,3 +120,29 @@ export async function deleteDoneJobs(store: Store, before: Date): Promise<number
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** Jobs of one kind and status, and when the oldest of them was enqueued (`/metrics`). */
+export interface OutboxCount {
+  kind: string;
+  status: 'pending' | 'dead';
+  count: number;
+  /** ISO time the oldest of them was enqueued. */
+  oldestAt: string;
+}
+
+/** What waits (`pending`, running ones included) and what was given up (`dead`), by kind: a grouped scan. */
+export async function outboxCounts(store: Store): Promise<OutboxCount[]> {
+  const rows = await store.db
+    .selectFrom('outbox')
+    .select((eb) => ['kind', 'status', eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('status', 'in', ['pending', 'dead'])
+    .groupBy(['kind', 'status'])
+    .orderBy('kind')
+    .orderBy('status')
+    .execute();
+  return rows.flatMap((r) =>
+    r.status === 'done'
+      ? []
+      : [{ kind: r.kind, status: r.status, count: Number(r.n), oldestAt: String(r.oldest) }],
+  );
+}

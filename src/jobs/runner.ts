@@ -15,6 +15,16 @@ export class PermanentJobError extends Error {
 
 export interface RunnerLog {
   error(details: object, message: string): void;
+  /** One line per failed attempt (docs/operations.md "Monitoring"); left out, failures are only in the store. */
+  warn?(details: object, message: string): void;
+}
+
+/** How an attempt ended: `retry` and `dead` are failures (`dead`: given up, no further attempt). */
+export type AttemptOutcome = 'done' | 'retry' | 'dead';
+
+/** Counts attempts as they end (the metrics of the process: src/observability/metrics.ts). */
+export interface JobObserver {
+  attempted(kind: string, outcome: AttemptOutcome): void;
 }
 
 export interface RunnerOptions {
@@ -41,6 +51,7 @@ export interface RunnerOptions {
   /** The time the sweeps judge expiry by: the app's clock (tests pin it), default the system clock. */
   clock?: () => Date;
   log?: RunnerLog;
+  observer?: JobObserver;
 }
 
 const SWEEP_EVERY_MS = 60 * 60_000;
@@ -181,10 +192,12 @@ export class JobRunner {
       if (!handler) throw new PermanentJobError(`no handler for job kind "${job.kind}"`);
       await handler(job);
       await completeJob(this.store, job.id, this.workerId, new Date());
+      this.options.observer?.attempted(job.kind, 'done');
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const now = new Date();
       const retryAt = err instanceof PermanentJobError ? null : nextAttemptAt(this.retry, job.attempts, now);
+      this.reportFailure(job, message, retryAt);
       try {
         await failJob(this.store, job.id, this.workerId, message, retryAt, now);
       } catch (storeErr) {
@@ -192,6 +205,27 @@ export class JobRunner {
         this.options.log?.error({ err: storeErr, job: job.id }, 'job runner: recording a failure failed');
       }
     }
+  }
+
+  /**
+   * One warn line and one count per failed attempt, so a dead mail server is seen without reading the outbox
+   * table. Ids, kind, form and the error only: payloads carry no answers, but the line never holds one anyway.
+   */
+  private reportFailure(job: ClaimedJob, error: string, retryAt: Date | null): void {
+    const outcome: AttemptOutcome = retryAt === null ? 'dead' : 'retry';
+    this.options.observer?.attempted(job.kind, outcome);
+    this.options.log?.warn?.(
+      {
+        job: job.id,
+        kind: job.kind,
+        space: job.spaceId,
+        form: formOf(job.payload),
+        attempt: job.attempts,
+        error: error.slice(0, 500),
+        ...(retryAt === null ? { gaveUp: true } : { retryAt: retryAt.toISOString() }),
+      },
+      retryAt === null ? 'job failed, given up' : 'job failed, will retry',
+    );
   }
 
   private async sweep(): Promise<void> {
@@ -202,4 +236,20 @@ export class JobRunner {
     const at = this.options.clock?.() ?? new Date(now);
     for (const sweep of this.options.sweeps ?? []) await sweep(at);
   }
+}
+
+/**
+ * The form a job is about, when it is about one: notifications carry `formKey`, a `form.submitted` event (and
+ * each webhook delivery of it) carries `data.form`. Null otherwise.
+ */
+function formOf(payload: unknown): string | null {
+  if (!isRecord(payload)) return null;
+  if (typeof payload['formKey'] === 'string') return payload['formKey'];
+  const event = isRecord(payload['event']) ? payload['event'] : payload;
+  const data = event['data'];
+  return isRecord(data) && typeof data['form'] === 'string' ? data['form'] : null;
+}
+
+function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -15,14 +15,17 @@ const checks = object(
     }),
   },
   undefined,
-  'Whether the store answers and Redis (when configured) is up.',
+  'Whether the store answers, and whether Redis (when configured) is up: Redis down leaves the instance ready.',
 );
 const operator = { tags: ['operations'], security: NO_SECURITY };
 const readySchema = {
   ...operator,
   summary: 'Readiness',
   description: 'Outside /v1, without a token: restrict it at the proxy. `Cache-Control: no-store`.',
-  response: { 200: json('Ready.', checks), 503: json('Not ready: the failing check is `down`.', checks) },
+  response: {
+    200: json('Ready (the store answers); `redis: down` means serving on local caches and counters.', checks),
+    503: json('Not ready: the store is `down`.', checks),
+  },
 };
 const metricsSchema = {
   ...operator,
@@ -49,8 +52,10 @@ async function within(ms: number, check: () => Promise<unknown>): Promise<boolea
 
 /**
  * Operator endpoints beside `/healthz` (liveness, src/server/app.ts), outside /v1 and without a token: restrict
- * them at the proxy. `/readyz` is 200 when the store answers and Redis (when configured) is connected, else 503;
- * `/metrics` is the Prometheus text format.
+ * them at the proxy. `/readyz` is 200 when the store answers, else 503. Redis is reported but does not decide: without
+ * it every instance keeps serving from its own cache and counts limits locally, so a probe that took instances out
+ * of rotation during a Redis outage would turn a degraded service into none. `/metrics` is the Prometheus text
+ * format.
  */
 export function healthRoutes(
   app: FastifyInstance,
@@ -62,7 +67,7 @@ export function healthRoutes(
       within(PING_TIMEOUT_MS, () => store.ping()),
       redis ? within(PING_TIMEOUT_MS, () => redis.ping()) : Promise.resolve(null),
     ]);
-    const ready = storeUp && redisUp !== false;
+    const ready = storeUp;
     const checks = {
       store: storeUp ? 'up' : 'down',
       redis: redisUp === null ? 'not configured' : redisUp ? 'up' : 'down',

@@ -3,6 +3,21 @@ import type { RowsIndexStats } from '../delivery/list/rows/rows-index.js';
 
 export type CacheResult = 'hit_l1' | 'hit_l2' | 'miss' | 'bypass';
 
+/** Outbox jobs of one kind and status and the enqueue time of the oldest (src/jobs/jobs-repo.ts answers these). */
+export interface OutboxGroup {
+  kind: string;
+  status: string;
+  count: number;
+  oldestAt: string;
+}
+
+/** A PostgreSQL pool's clients: open, idle, and queries waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /** Counts and latencies of one route pattern, as plain numbers: the hot path never calls prom-client. */
@@ -34,6 +49,8 @@ export class Metrics {
   private readonly rateLimited: Counter<'scope'>;
   private readonly redisErrors: Counter<'op'>;
   private readonly redisUp: Gauge;
+  private readonly jobAttempts: Counter<'kind' | 'outcome'>;
+  private readonly jobFailures: Counter<'kind'>;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -95,6 +112,18 @@ export class Metrics {
       name: 'folio_redis_up',
       help: '1 while Redis is connected, 0 while it is not (absent when Redis is not configured).',
       registers: [],
+    });
+    this.jobAttempts = new Counter({
+      name: 'folio_job_attempts_total',
+      help: 'Outbox job attempts run by this process, by kind and outcome: done, retry (failed, tried again later), dead (failed, given up).',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.jobFailures = new Counter({
+      name: 'folio_job_failures_total',
+      help: 'Failed outbox job attempts of this process by kind (retry and dead outcomes); each also logs one warn line.',
+      labelNames: ['kind'],
+      registers,
     });
     if (options.defaultMetrics !== false)
       collectDefaultMetrics({ register: this.registry, prefix: 'folio_' });
@@ -173,6 +202,80 @@ export class Metrics {
         for (const [answer, n] of Object.entries(stats().lists)) this.labels(answer).inc(n);
       },
     });
+  }
+
+  /** An outbox job attempt ended (the job runner's observer). */
+  attempted(kind: string, outcome: 'done' | 'retry' | 'dead'): void {
+    this.jobAttempts.labels(kind, outcome).inc();
+    if (outcome !== 'done') this.jobFailures.labels(kind).inc();
+  }
+
+  /**
+   * The outbox as the store holds it, read when scraped (so every instance and worker reports the same, shared
+   * queue): jobs waiting and given up by kind, and how long the oldest has waited. A store that does not answer
+   * leaves the gauges empty for that scrape (`/readyz` says why).
+   */
+  outbox(read: () => Promise<readonly OutboxGroup[]>, now: () => number = Date.now): void {
+    // The gauges of one scrape are collected together: they share the query in flight, never an older answer.
+    let inFlight: Promise<readonly OutboxGroup[]> | null = null;
+    const groups = (): Promise<readonly OutboxGroup[]> => {
+      inFlight ??= read()
+        .catch(() => [])
+        .finally(() => {
+          inFlight = null;
+        });
+      return inFlight;
+    };
+    const registers = [this.registry];
+    new Gauge({
+      name: 'folio_outbox_jobs',
+      help: 'Outbox jobs by kind and status: pending (waiting or running) and dead (given up, kept for inspection).',
+      labelNames: ['kind', 'status'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const g of await groups()) this.labels(g.kind, g.status).set(g.count);
+      },
+    });
+    new Gauge({
+      name: 'folio_outbox_oldest_age_seconds',
+      help: 'Age of the oldest outbox job by kind and status (pending: how long the queue is behind).',
+      labelNames: ['kind', 'status'],
+      registers,
+      async collect() {
+        this.reset();
+        const at = now();
+        for (const g of await groups()) {
+          const t = Date.parse(g.oldestAt);
+          if (!Number.isNaN(t)) this.labels(g.kind, g.status).set(Math.max(0, (at - t) / 1000));
+        }
+      },
+    });
+  }
+
+  /** The PostgreSQL pool of the store, read when scraped (SQLite has one connection and no pool: not called). */
+  pool(stats: () => PoolStats): void {
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, pick: (s: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(pick(stats()));
+        },
+      });
+    gauge(
+      'folio_db_pool_connections',
+      'Connections the PostgreSQL pool holds open (at most 10).',
+      (s) => s.total,
+    );
+    gauge('folio_db_pool_idle_connections', 'Open pool connections not in use.', (s) => s.idle);
+    gauge(
+      'folio_db_pool_waiting_requests',
+      'Queries waiting for a pool connection (above 0 for long: the pool is the bottleneck).',
+      (s) => s.waiting,
+    );
   }
 
   /** Registers the gauge on first use: installations without Redis do not report it. */

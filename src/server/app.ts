@@ -24,6 +24,7 @@ import { searchRoutes } from '../search/routes.js';
 import { syncRoutes } from '../sync/routes.js';
 import { setEntryCacheBytes } from '../store/entry-version-cache.js';
 import { loadMasterKey } from '../store/secrets-repo.js';
+import { Metrics } from '../observability/metrics.js';
 import { registerBodyTimeouts, timeoutOptions } from './body-timeouts.js';
 import { deliveryPipeline } from './delivery-pipeline.js';
 import { clientErrorHandler, expectationHandler } from './client-errors.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens: new TokenCache(deps.store),
     embedder: deps.embedder ?? embedderFor(deps.config.embeddings),
     masterKey: await loadMasterKey(deps.store, deps.config.secret),
+    metrics: new Metrics(),
   };
   const liveness = {
     summary: 'Liveness',

@@ -4,7 +4,8 @@ import fp from 'fastify-plugin';
 import { cacheStage, storeResponse } from '../cache/cache-stage.js';
 import { ResponseCache } from '../cache/response-cache.js';
 import { healthRoutes } from '../observability/health-routes.js';
-import { Metrics } from '../observability/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
+import { outboxCounts } from '../jobs/jobs-repo.js';
 import { recordResponse } from '../observability/request-metrics.js';
 import { VisitorKeys } from '../forms/submission/visitor.js';
 import { rateLimitStage, type VisitorShare } from '../ratelimit/rate-limit-stage.js';
@@ -55,8 +56,11 @@ declare module 'fastify' {
  */
 export const edgePlugin = fp(
   async (app: FastifyInstance, opts: { services: AppServices }) => {
-    const { config, store, masterKey } = opts.services;
-    const metrics = new Metrics();
+    const { config, store, masterKey, metrics } = opts.services;
+    // The shared queue and the pool, read when scraped (docs/operations.md "Monitoring").
+    metrics.outbox(() => outboxCounts(store));
+    const poolStats = store.poolStats();
+    if (poolStats !== null) metrics.pool(() => store.poolStats() ?? poolStats);
     // Keys and channels carry the installation (derived from the store's master key) beside REDIS_PREFIX: two
     // installations sharing a Redis by mistake must never serve each other's bytes or adopt each other's cv.
     const installation = deriveKey(masterKey, 'redis-namespace').toString('hex').slice(0, 12);

@@ -40,6 +40,13 @@ export interface Store {
   keepVersions: number;
   /** Checks the store answers (readiness). */
   ping(): Promise<void>;
+  /** The PostgreSQL pool's clients (`/metrics`); null on SQLite, which has one connection and no pool. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
+  /**
+   * SQLite: an online copy of the database into `file` (SQLite's backup API: consistent while writers go on;
+   * `folio backup`). PostgreSQL: null, its dumps are `pg_dump`'s (docs/operations.md "Backup and restore").
+   */
+  readonly backup: ((file: string) => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -93,6 +100,10 @@ function openSqlite(file: string): Store {
     async ping() {
       database.prepare('select 1').get();
     },
+    poolStats: () => null,
+    backup: async (target) => {
+      await database.backup(target);
+    },
     async close() {
       await db.destroy();
     },
@@ -140,6 +151,8 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
     dialect: postgresDialect,
     published: new PublishSignal(),
     keepVersions: 1000,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    backup: null,
     async ping() {
       const client = await pool.connect();
       try {

@@ -64,7 +64,7 @@ export function checkEvents(events: unknown, path: string, p: Problems): void {
   });
 }
 
-/** The bundle shape of a stored endpoint (secrets included: a bundle is a backup of the space). */
+/** The bundle shape of a stored endpoint, secret included (`folio export` drops it unless `--secrets`). */
 export function webhookToDoc(w: WebhookRow): WebhookDoc {
   return {
     url: w.url,

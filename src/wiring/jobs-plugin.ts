@@ -26,9 +26,15 @@ export const jobsPlugin = fp(
             blobs,
             config,
             embedder,
-            log: { error: (details, message) => app.log.error(details, message) },
+            log: {
+              error: (details, message) => app.log.error(details, message),
+              warn: (details, message) => app.log.warn(details, message),
+            },
           },
-          opts.services.clock ? { clock: opts.services.clock } : {},
+          {
+            observer: opts.services.metrics,
+            ...(opts.services.clock ? { clock: opts.services.clock } : {}),
+          },
         )
       : null;
     app.decorate('jobs', runner);
