@@ -27,7 +27,7 @@ export interface TokenRow {
   person: TokenPerson | null;
   /**
    * Public tokens: made for a site's server (server-side rendering; migration 0029), so it may name its visitor in
-   * `Folio-Visitor-Ip` (src/forms/submission/visitor.ts). Always false for other kinds.
+   * `Folio-Visitor-Ip` (src/ratelimit/visitors.ts). Always false for other kinds.
    */
   serverSide: boolean;
 }
