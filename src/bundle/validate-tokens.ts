@@ -58,7 +58,8 @@ export function parseTokens(raw: readonly Record<string, unknown>[], p: Problems
     if (serverSide !== undefined) {
       // As on POST /tokens: only a public token kept on a server (no origins) may vouch for its visitors.
       if (typeof serverSide !== 'boolean') p.add(at(tp, 'serverSide'), 'must be true or false');
-      else if (serverSide && kind !== 'public') p.add(at(tp, 'serverSide'), 'only public tokens are server-side');
+      else if (serverSide && kind !== 'public')
+        p.add(at(tp, 'serverSide'), 'only public tokens are server-side');
       else if (serverSide && originList !== undefined && originList.length > 0)
         p.add(at(tp, 'serverSide'), 'a server-side token takes no origins');
     }

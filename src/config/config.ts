@@ -94,6 +94,8 @@ export interface Config {
    * server-side token may name in `Folio-Visitor-Ip` per minute (default 600).
    */
   readonly visitors: { readonly ipv6Prefix: number; readonly claimsPerMinute: number };
+  /** INBOX_SESSION_MAX_AGE_HOURS: an inbox session ends this long after sign-in, used or not (default 7 days). */
+  readonly inboxSessionMaxAgeHours: number;
   /** Oldest published history kept, in cache versions behind the current one (DESIGN.md: pruning). */
   readonly keepVersions: number;
   /** Load the demo bundle when the store has no space (the embedded default). */
@@ -404,6 +406,7 @@ export function loadConfig(env: Env = process.env): Config {
       ipv6Prefix: int(env, 'VISITOR_IPV6_PREFIX', 64, 16, 128),
       claimsPerMinute: int(env, 'VISITOR_CLAIMS_PER_MINUTE', 600, 1, 1_000_000),
     }),
+    inboxSessionMaxAgeHours: int(env, 'INBOX_SESSION_MAX_AGE_HOURS', 168, 1, 8760),
     keepVersions: int(env, 'KEEP_VERSIONS', 1000, 1, 1_000_000_000),
     demo: bool(env, 'FOLIO_DEMO', true),
     secret: secret(env),

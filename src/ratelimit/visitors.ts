@@ -93,7 +93,11 @@ export class Visitors {
 
   /** The visitor of a request that may not claim one (no token, or a control without claims): its connection. */
   connection(request: Pick<FastifyRequest, 'ip'>): Visitor {
-    return { key: this.hash(visitorNetwork(request.ip, this.ipv6Prefix)), address: request.ip, claimed: false };
+    return {
+      key: this.hash(visitorNetwork(request.ip, this.ipv6Prefix)),
+      address: request.ip,
+      claimed: false,
+    };
   }
 
   /**

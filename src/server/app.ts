@@ -38,7 +38,9 @@ import { registerOpenApi } from './openapi.js';
  * cannot tell the proxy from a client that reached the port directly: docs/operations.md says to keep the port
  * private, or to list the proxies' addresses instead).
  */
-function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+function trustProxyOption(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
   if (trust === false) return false;
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return [...trust];

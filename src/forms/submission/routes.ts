@@ -154,9 +154,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
         request.deliveryToken?.serverSide === true
           ? currentSpace(store, spaceId)
               .then((space) => (space ? forms.load(space.id, key, space.cv) : null))
-              .then((form) =>
-                visitors.of(request, form?.definition.settings.trustVisitorIp === true, claims),
-              )
+              .then((form) => visitors.of(request, form?.definition.settings.trustVisitorIp === true, claims))
           : Promise.resolve(visitors.connection(request));
       resolved.set(request, visitor);
     }
