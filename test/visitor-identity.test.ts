@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTokens } from '../src/bundle/validate-tokens.js';
 import { loadConfig } from '../src/config/config.js';
+import { Problems } from '../src/lib/problems.js';
 import { visitorNetwork } from '../src/ratelimit/visitors.js';
 import { ENGINES } from './helpers/engines.js';
 import { SITE_ORIGIN, TOKENS } from './helpers/fixture.js';
@@ -286,5 +288,28 @@ describe('visitor configuration', () => {
     ['fe80::1%eth0', 64, 'fe80::/64'],
   ])('keys %s with prefix %i as %s', (ip, prefix, network) => {
     expect(visitorNetwork(ip, prefix)).toBe(network);
+  });
+});
+
+describe('server-side tokens in bundles', () => {
+  it('keeps the mark on public tokens without origins and refuses it elsewhere', () => {
+    const p = new Problems();
+    const hash = (n: number) => `sha256:${String(n).repeat(64)}`;
+    const tokens = parseTokens(
+      [
+        { kind: 'public', hash: hash(1), serverSide: true },
+        { kind: 'public', hash: hash(2) },
+        { kind: 'preview', hash: hash(3), serverSide: true },
+        { kind: 'public', hash: hash(4), serverSide: true, origins: ['https://a.example'] },
+        { kind: 'public', hash: hash(5), serverSide: 'yes' },
+      ],
+      p,
+    );
+    expect(tokens.map((t) => t.serverSide ?? false)).toEqual([true, false]);
+    expect(p.list.map((x) => x.path)).toEqual([
+      'tokens[2].serverSide',
+      'tokens[3].serverSide',
+      'tokens[4].serverSide',
+    ]);
   });
 });
