@@ -111,6 +111,20 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
       expect([bad.code, bad.stdout]).toEqual([2, '']);
       expect(bad.stderr.trim().split('\n')).toEqual([expect.stringContaining(says)]);
     }
+    // A site's server (it may name its visitors in Folio-Visitor-Ip): public tokens without origins only.
+    const serverSide = (...more: string[]) =>
+      run(['token', 'create', '--space', 'spc_test', '--server-side', ...more], { DATA_DIR: dataDir });
+    expect((await serverSide('--kind', 'public')).code).toBe(0);
+    for (const more of [
+      ['--kind', 'preview'],
+      ['--kind', 'public', '--origin', 'https://a.example'],
+    ]) {
+      const bad = await serverSide(...more);
+      expect([bad.code, bad.stderr.trim()]).toEqual([
+        2,
+        '--server-side applies to public tokens without --origin.',
+      ]);
+    }
 
     const { base, child } = await serve({ DATA_DIR: dataDir });
     const res = await fetch(`${base}/v1/spc_test/entries/by-path/ueber-uns?locale=de&token=${TOKENS.public}`);
@@ -130,7 +144,9 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
     const out = tempDir('folio-export-');
     const exported = await run(['export', 'spc_test', out], { DATA_DIR: dataDir });
     expect(exported.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8')).space.id).toBe('spc_test');
+    const bundle = JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8'));
+    expect(bundle.space.id).toBe('spc_test');
+    expect(bundle.tokens.filter((t: { serverSide?: boolean }) => t.serverSide === true)).toHaveLength(1);
   });
 
   it('sweeps expired submissions, unused uploads and their files once, for cron (spec 3.2, 3.3)', async () => {

@@ -105,7 +105,7 @@ describe('rate limits shared through Redis by two instances', () => {
       rateLimitVisitorPerMinute: 3,
       rateLimitFormPerMinute: 1000,
       redisUrl: REDIS_URL,
-      trustProxy: true,
+      trustProxy: 1,
     });
     await putForms(t, 'spc_test', [emailForm('a')]);
     second = await buildApp({ config: t.config, store: t.store, blobs: t.blobs });

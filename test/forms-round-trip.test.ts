@@ -88,6 +88,20 @@ describe.each(ENGINES)('plain posts that come back whole on %s', (engine) => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('answers HEAD without consuming or caching the draft', async () => {
+    const id = redirect(await post(TYPED)).searchParams.get('draft') ?? '';
+    for (let i = 0; i < 3; i++) {
+      const head = await t.inject({
+        method: 'HEAD',
+        url: `${base}/forms/contact/drafts/${id}`,
+        headers: { authorization: `Bearer ${TOKENS.publicOrigins}` },
+      });
+      expect([head.status, head.text, head.headers['cache-control']]).toEqual([200, '', 'no-store']);
+    }
+    const read = await readDraft(id);
+    expect([read.status, read.body.values.name]).toEqual([200, 'Ada Lovelace']);
+  });
+
   it('is gone after ten minutes, read or not', async () => {
     const id = redirect(await post(TYPED)).searchParams.get('draft') ?? '';
     const before = t.clock.current;

@@ -77,7 +77,7 @@ describe.each(ENGINES)('the inbox session on %s', (engine) => {
   });
 
   it('is Secure over HTTPS', async () => {
-    const t2 = await openFormsApp(engine, { trustProxy: true });
+    const t2 = await openFormsApp(engine, { trustProxy: 1 });
     try {
       const res = await t2.inject({
         method: 'POST',

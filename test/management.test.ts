@@ -164,6 +164,29 @@ describe.each(ENGINES)('the management API on %s (spec 4.5)', (engine) => {
     expect((await t.get('/entries/by-path/live')).status).toBe(404);
   });
 
+  it('refuses deleting an entry a release links to or references, naming the release; the release still publishes', async () => {
+    const page = async (name: string) =>
+      (await t.api('POST', '/entries', { type: 'page', name, slug: name.toLowerCase() })).body.entry.id;
+    const linked = await page('Linked');
+    const referenced = await page('Referenced');
+    const holder = await page('Holder');
+    const rel = await t.api('POST', '/releases', {
+      name: 'Autumn',
+      entries: [{ id: holder, fields: { cta: { kind: 'entry', entry: linked }, related: [referenced] } }],
+    });
+    expect(rel.status, JSON.stringify(rel.body)).toBe(201);
+    const relId = rel.body.release.id;
+    for (const id of [linked, referenced]) {
+      const refused = await t.api('DELETE', `/entries/${id}`);
+      expect([refused.status, refused.body.error.code]).toEqual([409, 'conflict']);
+      expect(refused.body.error.message).toContain(`"Autumn" (${relId})`);
+      expect(refused.body.error.details).toEqual({ releases: [relId] });
+      expect((await t.api('GET', `/entries/${id}`)).status).toBe(200);
+    }
+    const published = await t.api('POST', `/releases/${relId}/publish`);
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+  });
+
   it('manages option lists (saving publishes) and refuses deleting a list in use', async () => {
     const cv0 = await status();
     const saved = await t.api('PUT', '/lists/sizes', {

@@ -243,6 +243,7 @@ describe.each(ENGINES)('permissions of the management API on %s', (engine) => {
         allScopes: true,
         createdAt: expect.any(String),
         person: null,
+        serverSide: false,
       });
       const pub = res.body.tokens.find((x: { hint: string }) => x.hint === tokenHint(TOKENS.public));
       expect([pub.kind, pub.scopes, pub.allScopes]).toEqual(['public', null, false]);

@@ -44,9 +44,19 @@ async function errorOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, code, message, details);
 }
 
-/** One call; JSON in and out. A 401 on the management API means the session ended (sign-out, expiry, revocation). */
-export async function call(method: string, path: string, body?: unknown): Promise<unknown> {
+/**
+ * One call; JSON in and out. A 401 on the management API means the session ended (sign-out, expiry, revocation).
+ * `background`: the page's own timed request (a poll), not a person's: it says so in `Folio-Background`, and the
+ * server then leaves the session's idle limit where it was, so an open tab nobody uses still ends.
+ */
+export async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { background?: boolean } = {},
+): Promise<unknown> {
   const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.background === true) headers['folio-background'] = '1';
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== '') headers['x-folio-csrf'] = csrfToken;
   let res: Response;

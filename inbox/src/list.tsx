@@ -169,7 +169,9 @@ export function List(props: { session: Session; form: string; params: URLSearchP
         newest !== undefined && (filters.from === undefined || newest > filters.from) ? newest : filters.from;
       try {
         const page = readPage(
-          await call('GET', `${base}${query({ ...filters, from, limit: String(PAGE) })}`),
+          await call('GET', `${base}${query({ ...filters, from, limit: String(PAGE) })}`, undefined, {
+            background: true,
+          }),
         );
         const known = new Set(itemsRef.current.map((i) => i.id));
         const fresh = page.items.filter((i) => !known.has(i.id));

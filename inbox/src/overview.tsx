@@ -16,12 +16,13 @@ export function useOverview(session: Session, days: 30 | 90): { overview: Overvi
   const [error, setError] = useState('');
   useEffect(() => {
     let live = true;
-    const load = () =>
-      call('GET', `${spacePath(session.spaceId, 'forms-overview')}?days=${days}`)
+    // The first load is the person's; the timed reloads are the page's own (they do not extend the session).
+    const load = (background: boolean) =>
+      call('GET', `${spacePath(session.spaceId, 'forms-overview')}?days=${days}`, undefined, { background })
         .then((body) => live && (setOverview(readOverview(body)), setError('')))
         .catch((err: Error) => live && setError(err.message));
-    void load();
-    const timer = setInterval(load, 30_000);
+    void load(false);
+    const timer = setInterval(() => void load(true), 30_000);
     return () => {
       live = false;
       clearInterval(timer);

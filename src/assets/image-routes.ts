@@ -14,6 +14,7 @@ import { DerivedImages } from './derived-images.js';
 import { ImageService } from './image-service.js';
 import { ImageWork } from './image-work.js';
 import { IMAGE_QUERY } from './schemas.js';
+import { Visitors } from '../ratelimit/visitors.js';
 import { errors, media, noBody, NO_SECURITY, pathParams, queryParams, SPACE_ID } from '../lib/api-schema.js';
 
 type Params = { spaceId: string; assetId: string; filename: string };
@@ -85,9 +86,9 @@ export async function imageRoutes(app: FastifyInstance, opts: { services: AppSer
     log: app.log,
   });
   // Image URLs need no token: a visitor's new derivations are what is limited.
+  const visitors = new Visitors(services.masterKey, services.config.visitors.ipv6Prefix);
   const limitDerivations = derivationLimit({
     max: budget.derivationsPerMinute,
-    masterKey: services.masterKey,
     redis: app.folioEdge.redis,
     cluster: workerLink(),
     onRejected: () => app.folioEdge.metrics.rejected('image_derivation'),
@@ -102,7 +103,7 @@ export async function imageRoutes(app: FastifyInstance, opts: { services: AppSer
       if (wantsDerived(request.query)) {
         const query = parseImageQuery(request.query);
         const image = await images.derived(spaceId, assetId, query, request.headers.accept, () =>
-          limitDerivations(request.ip),
+          limitDerivations(visitors.connection(request).key),
         );
         if (image.negotiated) reply.header('vary', 'Accept');
         reply.header('cache-control', IMMUTABLE).header('etag', image.etag);

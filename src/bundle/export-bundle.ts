@@ -90,6 +90,7 @@ async function bundleWithoutEntries(
     ...(t.name === null ? {} : { name: t.name }),
     ...(t.origins.length > 0 ? { origins: t.origins } : {}),
     ...(t.scopes === null ? {} : { scopes: [...t.scopes] }),
+    ...(t.serverSide ? { serverSide: true } : {}),
   }));
   const files = new Map<string, string>();
   const assets: BundleAsset[] = (await listAssets(store, spaceId)).map(({ doc, blobKey }) => {

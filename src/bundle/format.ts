@@ -26,6 +26,8 @@ export interface BundleToken {
   origins?: string[];
   /** Management tokens: the scopes it has (src/auth/scopes.ts); absent = every scope. */
   scopes?: Scope[];
+  /** Public tokens without origins: made for a site's server, which may name its visitor (absent = false). */
+  serverSide?: boolean;
 }
 
 export interface BundleEntry {

@@ -136,6 +136,7 @@ export async function importBundle(
         name: t.name ?? null,
         origins: t.origins ?? [],
         scopes: t.scopes ?? null,
+        serverSide: t.serverSide === true,
       }));
       // Token hashes are unique across spaces: another space's token is a problem of this bundle, not a crash.
       const taken = await tokenConflicts(

@@ -9,14 +9,17 @@ const PREFIX = { public: 'pub', preview: 'prv', management: 'mgt' } as const;
 const isKind = (k: unknown): k is BundleToken['kind'] =>
   k === 'public' || k === 'preview' || k === 'management';
 
-/** The bundle's `tokens`, each `{ kind, value | hash, name?, origins?, scopes? }`; a value and a hash never both. */
+/**
+ * The bundle's `tokens`, each `{ kind, value | hash, name?, origins?, scopes?, serverSide? }`; a value and a hash
+ * never both.
+ */
 export function parseTokens(raw: readonly Record<string, unknown>[], p: Problems): BundleToken[] {
   // One token, two spellings (its value, and the hash an export writes) would break the store's unique index.
   const hashes = new Map<string, number>();
   return raw.flatMap((t, i) => {
     const before = p.count;
     const tp = at('tokens', i);
-    const { kind, value, hash, name, origins, scopes } = t;
+    const { kind, value, hash, name, origins, scopes, serverSide } = t;
     if (!isKind(kind)) p.add(at(tp, 'kind'), 'must be public, preview or management');
     if ((value === undefined) === (hash === undefined)) p.add(tp, 'must have exactly one of value and hash');
     let digest: string | undefined;
@@ -52,6 +55,14 @@ export function parseTokens(raw: readonly Record<string, unknown>[], p: Problems
       else if (!parsed.ok) p.add(at(tp, 'scopes'), parsed.problem);
       else scopeList = parsed.scopes;
     }
+    if (serverSide !== undefined) {
+      // As on POST /tokens: only a public token kept on a server (no origins) may vouch for its visitors.
+      if (typeof serverSide !== 'boolean') p.add(at(tp, 'serverSide'), 'must be true or false');
+      else if (serverSide && kind !== 'public')
+        p.add(at(tp, 'serverSide'), 'only public tokens are server-side');
+      else if (serverSide && originList !== undefined && originList.length > 0)
+        p.add(at(tp, 'serverSide'), 'a server-side token takes no origins');
+    }
     if (p.count !== before || !isKind(kind)) return [];
     const token: BundleToken = { kind };
     if (typeof value === 'string') token.value = value;
@@ -59,6 +70,7 @@ export function parseTokens(raw: readonly Record<string, unknown>[], p: Problems
     if (typeof name === 'string') token.name = name;
     if (originList !== undefined) token.origins = originList;
     if (scopeList !== undefined) token.scopes = scopeList;
+    if (serverSide === true) token.serverSide = true;
     return [token];
   });
 }

@@ -42,6 +42,8 @@ const USAGE = `Usage: folio <command>
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
                [--scope <scope>,…]         management tokens only: content.write, forms.write, forms.read,
                                           forms.erase, tokens.admin (default: every scope)
+               [--server-side]             public tokens without origins: a site's server, which may name its
+                                          visitor in Folio-Visitor-Ip
 
 Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, LOG_LEVEL, PUBLIC_URL, …
 `;
@@ -241,6 +243,7 @@ async function tokenCommand(args: string[]): Promise<number> {
       origin: { type: 'string', multiple: true },
       name: { type: 'string' },
       scope: { type: 'string', multiple: true },
+      'server-side': { type: 'boolean' },
     },
   });
   const kind = values.kind as TokenKind | undefined;
@@ -251,7 +254,7 @@ async function tokenCommand(args: string[]): Promise<number> {
     !['public', 'preview', 'management'].includes(kind)
   ) {
     console.error(
-      'Usage: folio token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>] [--scope <scope>,…]',
+      'Usage: folio token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>] [--scope <scope>,…] [--server-side]',
     );
     return 2;
   }
@@ -278,6 +281,12 @@ async function tokenCommand(args: string[]): Promise<number> {
       return 2;
     }
   }
+  const serverSide = values['server-side'] === true;
+  // As on POST /tokens: only a public token kept on a server (no origins) may vouch for its visitors.
+  if (serverSide && (kind !== 'public' || origins.length > 0)) {
+    console.error('--server-side applies to public tokens without --origin.');
+    return 2;
+  }
   const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
   try {
     if (!(await getSpace(store, values.space))) {
@@ -289,6 +298,7 @@ async function tokenCommand(args: string[]): Promise<number> {
       name: values.name ?? null,
       origins,
       scopes,
+      serverSide,
     });
     // The only time the token is shown: the store keeps its hash.
     console.log(value);

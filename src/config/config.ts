@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { isIP } from 'node:net';
 
 export type StoreConfig =
   | { engine: 'sqlite'; file: string }
@@ -81,8 +82,20 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Public base URL used in asset URLs and printed examples; defaults to http://<host>:<port>. */
   readonly publicUrl: string;
-  /** When set, the first untrusted hop of X-Forwarded-For is the visitor (DESIGN.md decisions). */
-  readonly trustProxy: boolean | string;
+  /**
+   * TRUST_PROXY: which proxies' X-Forwarded-For is believed, read from the right (docs/api.md "Who the visitor
+   * is"): false (none: the socket's peer is the visitor), a hop count (that many proxies in front), or the proxies'
+   * addresses and CIDR ranges. Never "any": the left-most entry is whatever the client wrote.
+   */
+  readonly trustProxy: false | number | readonly string[];
+  /**
+   * Per-visitor keys (src/ratelimit/visitors.ts): VISITOR_IPV6_PREFIX, the bits of an IPv6 address that name one
+   * visitor (default 64: a host gets a whole /64), and VISITOR_CLAIMS_PER_MINUTE, the distinct visitors one
+   * server-side token may name in `Folio-Visitor-Ip` per minute (default 600).
+   */
+  readonly visitors: { readonly ipv6Prefix: number; readonly claimsPerMinute: number };
+  /** INBOX_SESSION_MAX_AGE_HOURS: an inbox session ends this long after sign-in, used or not (default 7 days). */
+  readonly inboxSessionMaxAgeHours: number;
   /** Oldest published history kept, in cache versions behind the current one (DESIGN.md: pruning). */
   readonly keepVersions: number;
   /** Load the demo bundle when the store has no space (the embedded default). */
@@ -183,6 +196,41 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+const TRUST_PROXY_FORMS =
+  'must be a hop count (e.g. 1: one proxy in front) or a comma-separated list of proxy addresses and CIDR ranges (e.g. 10.0.0.0/8, 192.0.2.7)';
+/** The names proxy-addr knows for address ranges (loopback, link-local and unique-local addresses). */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(item: string): boolean {
+  if (TRUST_PROXY_NAMES.has(item)) return true;
+  const [address = '', bits, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset or off believes no X-Forwarded-For; a whole number is a hop count; otherwise a list of
+ * addresses and ranges. `true` (Fastify's "trust every hop") is refused: it makes the left-most entry, which the
+ * client writes (nginx's `$proxy_add_x_forwarded_for` appends the real address after it), the visitor.
+ */
+function trustProxyConfig(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || /^(false|no|off)$/i.test(raw.trim())) return false;
+  const text = raw.trim();
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 100) throw new ConfigError('TRUST_PROXY', `${TRUST_PROXY_FORMS}, got ${hops} hops`);
+    return hops === 0 ? false : hops;
+  }
+  if (/^(true|yes|on)$/i.test(text))
+    throw new ConfigError('TRUST_PROXY', `${TRUST_PROXY_FORMS}; "${text}" would believe any X-Forwarded-For`);
+  const items = text.split(',').map((s) => s.trim());
+  const bad = items.find((s) => !isAddressOrRange(s));
+  if (bad !== undefined) throw new ConfigError('TRUST_PROXY', `${TRUST_PROXY_FORMS}, got "${bad}"`);
+  return Object.freeze(items);
+}
 
 /** Reads VAR, or the file named by VAR_FILE (for secrets mounted as files). */
 function read(env: Env, name: string): string | undefined {
@@ -336,13 +384,7 @@ export function loadConfig(env: Env = process.env): Config {
   const publicUrl = (
     url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
   ).replace(/\/+$/, '');
-  const trustRaw = read(env, 'TRUST_PROXY');
-  const trustProxy =
-    trustRaw === undefined || /^(0|false|no|off)$/i.test(trustRaw)
-      ? false
-      : /^(1|true|yes|on)$/i.test(trustRaw)
-        ? true
-        : trustRaw;
+  const trustProxy = trustProxyConfig(read(env, 'TRUST_PROXY'));
   const schema = read(env, 'DATABASE_SCHEMA');
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
     throw new ConfigError('DATABASE_SCHEMA', 'must be a lower-case SQL identifier');
@@ -365,6 +407,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     publicUrl,
     trustProxy,
+    visitors: Object.freeze({
+      ipv6Prefix: int(env, 'VISITOR_IPV6_PREFIX', 64, 16, 128),
+      claimsPerMinute: int(env, 'VISITOR_CLAIMS_PER_MINUTE', 600, 1, 1_000_000),
+    }),
+    inboxSessionMaxAgeHours: int(env, 'INBOX_SESSION_MAX_AGE_HOURS', 168, 1, 8760),
     keepVersions: int(env, 'KEEP_VERSIONS', 1000, 1, 1_000_000_000),
     demo: bool(env, 'FOLIO_DEMO', true),
     secret: secret(env),

@@ -11,7 +11,11 @@ import { InboxSessions } from './sessions.js';
 export const inboxPlugin = fp(
   async (app: FastifyInstance, opts: { services: AppServices }) => {
     const { store, masterKey } = opts.services;
-    const sessions = new InboxSessions(store, masterKey, opts.services.clock ?? (() => new Date()));
+    const { config } = opts.services;
+    const sessions = new InboxSessions(store, masterKey, opts.services.clock ?? (() => new Date()), {
+      maxAgeMs: config.inboxSessionMaxAgeHours * 3_600_000,
+      https: config.publicUrl.startsWith('https:'),
+    });
     app.decorate('managementSessions', sessions);
     await app.register(inboxRoutes, { services: opts.services, sessions });
   },

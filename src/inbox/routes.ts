@@ -21,7 +21,7 @@ import {
 import { getSpace } from '../store/spaces-repo.js';
 import type { TokenRow } from '../store/tokens-repo.js';
 import { INBOX_HEADERS } from './headers.js';
-import { clearedCookie, type InboxSessions, refuseCrossSite, sessionCookie } from './sessions.js';
+import { type InboxSessions, refuseCrossSite } from './sessions.js';
 import { loadUiFiles, type UiFile } from './ui-files.js';
 
 const SESSION_SECURITY = [{ inboxSession: [] }] as const;
@@ -44,7 +44,10 @@ const sessionInfo = object(
       S.string,
       'Send it as `X-Folio-CSRF` with every unsafe request made with the session.',
     ),
-    expiresAt: S.describe(S.dateTime, 'When the session ends unless used (12 h idle).'),
+    expiresAt: S.describe(
+      S.dateTime,
+      'When the session ends unless used (12 h idle), never past its absolute end (7 days after sign-in by default).',
+    ),
   },
   undefined,
   'The signed-in session.',
@@ -114,7 +117,7 @@ export async function inboxRoutes(
         {
           summary: 'Sign in to the inbox with a management token',
           description:
-            'Body `{ token }` (a management token). Answers the session and sets the `folio_inbox` cookie: HttpOnly, SameSite=Strict, Secure over HTTPS, ended after 12 h unused. The token is not kept by the page. Cross-site posts are 403.',
+            'Body `{ token }` (a management token). Answers the session and sets its cookie (`__Host-folio_inbox` when PUBLIC_URL is https, else `folio_inbox`): HttpOnly, SameSite=Strict, Secure over HTTPS, ended after 12 h unused (requests the page marks `Folio-Background: 1` do not count as use) and 7 days after sign-in (INBOX_SESSION_MAX_AGE_HOURS). The token is not kept by the page. Cross-site posts are 403.',
           body: object({ token: S.string }),
           response: { 201: json('Signed in.', object({ session: sessionInfo })) },
         },
@@ -133,7 +136,7 @@ export async function inboxRoutes(
       // A browser signing in again leaves no session of its own behind.
       await sessions.close(request);
       const session = await sessions.open(token);
-      noStore(reply).header('set-cookie', sessionCookie(request, session.id));
+      noStore(reply).header('set-cookie', sessions.cookie(request, session.id));
       return reply.status(201).send({ session: await info(session.id, token, session.expiresAt) });
     },
   );
@@ -177,7 +180,7 @@ export async function inboxRoutes(
       // The CSRF check of every unsafe request made with the session; no session: nothing to end.
       const token = await sessions.authenticate(request);
       const signedOut = token !== null && (await sessions.close(request));
-      noStore(reply).header('set-cookie', clearedCookie(request));
+      noStore(reply).header('set-cookie', sessions.clearedCookie(request));
       return { signedOut };
     },
   );

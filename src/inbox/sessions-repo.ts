@@ -28,13 +28,19 @@ export async function insertSession(store: Store, row: SessionRow): Promise<void
     .execute();
 }
 
-/** The session with this id hash, unless it expired before `now`. */
-export async function findLiveSession(store: Store, idHash: string, now: string): Promise<SessionRow | null> {
+/** The session with this id hash, unless it expired before `now` or was opened before `bornAfter`. */
+export async function findLiveSession(
+  store: Store,
+  idHash: string,
+  now: string,
+  bornAfter: string,
+): Promise<SessionRow | null> {
   const row = await store.db
     .selectFrom('inbox_sessions')
     .selectAll()
     .where('id_hash', '=', idHash)
     .where('expires_at', '>', now)
+    .where('created_at', '>', bornAfter)
     .executeTakeFirst();
   if (!row) return null;
   return {
@@ -67,8 +73,14 @@ export async function deleteSession(store: Store, idHash: string): Promise<boole
   return Number(r.numDeletedRows) > 0;
 }
 
-/** Forgets sessions idle past their limit (run at each sign-in: sessions are few, the index makes it a range). */
-export async function deleteExpiredSessions(store: Store, now: string): Promise<number> {
-  const r = await store.db.deleteFrom('inbox_sessions').where('expires_at', '<=', now).executeTakeFirst();
+/**
+ * Forgets sessions idle past their limit or opened before `bornAfter` (run at each sign-in: sessions are few, the
+ * index makes the first a range).
+ */
+export async function deleteExpiredSessions(store: Store, now: string, bornAfter: string): Promise<number> {
+  const r = await store.db
+    .deleteFrom('inbox_sessions')
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('created_at', '<=', bornAfter)]))
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }

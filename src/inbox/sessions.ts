@@ -22,12 +22,22 @@ import {
   touchSession,
 } from './sessions-repo.js';
 
-/** The cookie's name: one per origin (path `/`, so it reaches both `/inbox/` and `/v1/spaces/…`). */
+/**
+ * The cookie's name: one per origin (path `/`, so it reaches both `/inbox/` and `/v1/spaces/…`). Over HTTPS
+ * (PUBLIC_URL) `__Host-folio_inbox`: a browser accepts that name only with `Secure`, path `/` and no `Domain`, so
+ * a sibling subdomain or a plain-HTTP page cannot plant or overwrite it. A browser refuses `Secure` cookies from
+ * plain HTTP, so an installation without TLS (a laptop, a test) keeps the plain name.
+ */
 export const SESSION_COOKIE = 'folio_inbox';
+export const SECURE_SESSION_COOKIE = '__Host-folio_inbox';
+/** The header the inbox page sends on its own timed requests (polls): they never extend a session. */
+export const BACKGROUND_HEADER = 'folio-background';
 /** The header an unsafe request repeats the session's CSRF token in (a cross-site page can neither read nor set it). */
 export const CSRF_HEADER = 'x-folio-csrf';
 /** Idle limit: a session unused this long has ended (12 h). */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/** Absolute limit by default (INBOX_SESSION_MAX_AGE_HOURS): a session ends this long after sign-in, used or not. */
+export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** The idle limit is moved on at most this often per session (one write a minute, not one per request). */
 const TOUCH_EVERY_MS = 60 * 1000;
 
@@ -41,23 +51,45 @@ export interface SignedIn {
   expiresAt: string;
 }
 
+export interface SessionOptions {
+  /** The absolute lifetime of a session (INBOX_SESSION_MAX_AGE_HOURS). */
+  maxAgeMs: number;
+  /** PUBLIC_URL is https: the cookie is `__Host-folio_inbox`, always `Secure`. */
+  https: boolean;
+}
+
 export class InboxSessions implements ManagementSessions {
   private readonly csrfKey: Buffer;
+  /** The cookie's name (see SECURE_SESSION_COOKIE). */
+  readonly cookieName: string;
 
   constructor(
     private readonly store: Store,
     masterKey: Buffer,
     private readonly clock: () => Date,
+    private readonly options: SessionOptions = { maxAgeMs: SESSION_MAX_AGE_MS, https: false },
   ) {
     this.csrfKey = deriveKey(masterKey, 'inbox-csrf');
+    this.cookieName = options.https ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  }
+
+  /** The session's end if unused from `now` on: the idle limit, never past the absolute one. */
+  private endAt(createdAt: string, now: Date): string {
+    const idle = now.getTime() + SESSION_IDLE_MS;
+    return new Date(Math.min(idle, Date.parse(createdAt) + this.options.maxAgeMs)).toISOString();
+  }
+
+  /** Sessions signed in before this have ended, however recently used. */
+  private bornAfter(now: Date): string {
+    return new Date(now.getTime() - this.options.maxAgeMs).toISOString();
   }
 
   /** Opens a session for a management token already checked by the caller; forgets expired sessions first. */
   async open(token: TokenRow): Promise<SignedIn> {
     const now = this.clock();
-    await deleteExpiredSessions(this.store, now.toISOString());
+    await deleteExpiredSessions(this.store, now.toISOString(), this.bornAfter(now));
     const id = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
+    const expiresAt = this.endAt(now.toISOString(), now);
     await insertSession(this.store, {
       idHash: hashToken(id),
       spaceId: token.spaceId,
@@ -74,17 +106,20 @@ export class InboxSessions implements ManagementSessions {
   async current(
     request: FastifyRequest,
   ): Promise<{ id: string; session: SessionRow; token: TokenRow } | null> {
-    const id = sessionIdOf(request);
+    const id = this.sessionIdOf(request);
     if (id === null) return null;
     const now = this.clock();
     const idHash = hashToken(id);
-    const session = await findLiveSession(this.store, idHash, now.toISOString());
+    const session = await findLiveSession(this.store, idHash, now.toISOString(), this.bornAfter(now));
     // Looked up by hash; compared once more in constant time before it is trusted (as tokens are).
     if (!session || !sameHash(session.idHash, idHash)) return null;
     const token = await findTokenByHash(this.store, session.tokenHash);
     if (!token || token.id !== session.tokenId || token.kind !== 'management') return null;
-    if (now.getTime() - Date.parse(session.lastSeenAt) >= TOUCH_EVERY_MS) {
-      const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS).toISOString();
+    // Only a person's request moves the idle limit on: the page's own polls say so in a header, and an open tab
+    // nobody looks at must not keep its session alive.
+    const background = request.headers[BACKGROUND_HEADER] !== undefined;
+    if (!background && now.getTime() - Date.parse(session.lastSeenAt) >= TOUCH_EVERY_MS) {
+      const expiresAt = this.endAt(session.createdAt, now);
       await touchSession(this.store, idHash, now.toISOString(), expiresAt);
       session.lastSeenAt = now.toISOString();
       session.expiresAt = expiresAt;
@@ -97,7 +132,7 @@ export class InboxSessions implements ManagementSessions {
    * (before the store is asked), then answers the session's token.
    */
   async authenticate(request: FastifyRequest): Promise<TokenRow | null> {
-    const id = sessionIdOf(request);
+    const id = this.sessionIdOf(request);
     if (id === null) return null;
     refuseCrossSite(request);
     if (!SAFE_METHODS.has(request.method) && !this.csrfMatches(id, request.headers[CSRF_HEADER]))
@@ -106,7 +141,7 @@ export class InboxSessions implements ManagementSessions {
   }
 
   async close(request: FastifyRequest): Promise<boolean> {
-    const id = sessionIdOf(request);
+    const id = this.sessionIdOf(request);
     return id === null ? false : deleteSession(this.store, hashToken(id));
   }
 
@@ -121,14 +156,38 @@ export class InboxSessions implements ManagementSessions {
     const b = Buffer.from(presented);
     return a.length === b.length && timingSafeEqual(a, b);
   }
-}
 
-/** The session id from the request's cookie, when it has the shape of one. */
-export function sessionIdOf(request: FastifyRequest): string | null {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string' || !header.includes(SESSION_COOKIE)) return null;
-  const value = parseCookies(header)[SESSION_COOKIE];
-  return value !== undefined && SESSION_ID.test(value) ? value : null;
+  /** The session id from the request's cookie, when it has the shape of one. */
+  sessionIdOf(request: FastifyRequest): string | null {
+    const header = request.headers.cookie;
+    if (typeof header !== 'string' || !header.includes(this.cookieName)) return null;
+    const value = parseCookies(header)[this.cookieName];
+    return value !== undefined && SESSION_ID.test(value) ? value : null;
+  }
+
+  /**
+   * `Set-Cookie` for a new session: HttpOnly, SameSite=Strict, Secure over HTTPS (always with the `__Host-` name);
+   * no Max-Age (the limits are the server's).
+   */
+  cookie(request: FastifyRequest, id: string): string {
+    return serializeCookie(this.cookieName, id, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.options.https || request.protocol === 'https',
+      path: '/',
+    });
+  }
+
+  /** `Set-Cookie` that makes the browser forget the session. */
+  clearedCookie(request: FastifyRequest): string {
+    return serializeCookie(this.cookieName, '', {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.options.https || request.protocol === 'https',
+      path: '/',
+      maxAge: 0,
+    });
+  }
 }
 
 /**
@@ -144,25 +203,4 @@ export function refuseCrossSite(request: FastifyRequest): void {
   const origin = request.headers.origin;
   if (typeof origin === 'string' && origin !== `${request.protocol}://${request.host}`)
     throw forbidden('Cross-site requests to the inbox are refused.');
-}
-
-/** `Set-Cookie` for a new session: HttpOnly, SameSite=Strict, Secure over HTTPS; no Max-Age (the idle limit is the server's). */
-export function sessionCookie(request: FastifyRequest, id: string): string {
-  return serializeCookie(SESSION_COOKIE, id, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: request.protocol === 'https',
-    path: '/',
-  });
-}
-
-/** `Set-Cookie` that makes the browser forget the session. */
-export function clearedCookie(request: FastifyRequest): string {
-  return serializeCookie(SESSION_COOKIE, '', {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: request.protocol === 'https',
-    path: '/',
-    maxAge: 0,
-  });
 }

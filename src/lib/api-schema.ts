@@ -71,7 +71,7 @@ export const SECURITY_SCHEMES = {
     in: 'cookie',
     name: 'folio_inbox',
     description:
-      "The inbox's browser session (`POST /inbox/session`): the management token it was opened with, its scopes; unsafe methods also need `X-Folio-CSRF`.",
+      "The inbox's browser session (`POST /inbox/session`): the management token it was opened with, its scopes; unsafe methods also need `X-Folio-CSRF`. Named `__Host-folio_inbox` when PUBLIC_URL is https.",
   },
 } as const;
 

@@ -88,4 +88,8 @@ export const tokenView = object({
     properties: { name: S.string, email: S.nullableString },
     description: 'Management tokens: the person it stands for (their id is the token id); null for a tool.',
   },
+  serverSide: S.describe(
+    S.boolean,
+    "Public tokens made for a site's server: it may name its visitor in `Folio-Visitor-Ip`; false for all others.",
+  ),
 });

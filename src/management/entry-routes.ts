@@ -169,7 +169,7 @@ export async function entryRoutes(app: FastifyInstance, opts: { services: AppSer
     {
       summary: 'Delete an entry',
       description:
-        'Refuses entries with children (409). A delivered entry is deleted in a publish: redirects to it answer 410, it leaves every menu, releases lose it.',
+        'Refuses entries with children (409) and entries a release links to or references (409 naming the release). A delivered entry is deleted in a publish: redirects to it answer 410, it leaves every menu, releases lose it.',
       params: ENTRY,
       response: { 200: json('Deleted.', deleted('id', true)) },
     },

@@ -1,4 +1,4 @@
-import { Problems } from '../lib/problems.js';
+import { isObject, Problems } from '../lib/problems.js';
 import { publishInTx } from '../content/publish-core.js';
 import { linkedEntries } from '../menus/menu-model.js';
 import { listAuthoredMenus, removeEntryFromMenus } from '../menus/menu-ops.js';
@@ -9,6 +9,7 @@ import type { Store } from '../store/open-store.js';
 import { withPublish } from '../content/publish-log.js';
 import type { Queryable, SpaceRow } from '../store/spaces-repo.js';
 import { invalid, loadRefContext } from '../content/context.js';
+import { collectNeeds, emptyNeeds } from '../delivery/render-fields.js';
 import { checkParent, checkSlugs, type EntryView, getEntryView, loadEntry } from './entry-ops.js';
 import { countChildren, deleteEntryRow, updateEntryMeta, upsertDoc } from '../store/management-repo.js';
 
@@ -101,7 +102,40 @@ interface ReleaseDoc {
 }
 
 /**
- * Deletes an entry (a page or folder with children: 409, move or delete them first). When it was delivered
+ * The releases whose other entries link to or reference entry `id` (their fields, by the walk delivery renders
+ * with). Deleting the entry would leave such a release unpublishable ("entry … is not in the bundle"), and nothing
+ * should silently edit the links in someone's unpublished work: the delete is refused instead (409).
+ */
+async function releasesReferring(
+  store: Store,
+  db: Queryable,
+  space: SpaceRow,
+  releases: readonly { key: string; doc: ReleaseDoc }[],
+  id: string,
+): Promise<{ id: string; name: string }[]> {
+  // Most releases never mention the id at all: only those whose text does are walked.
+  const mentioning = releases.filter(({ doc }) =>
+    doc.entries.some((e) => e.id !== id && JSON.stringify(e.fields).includes(`"${id}"`)),
+  );
+  if (mentioning.length === 0) return [];
+  const ref = await loadRefContext(store, db, space);
+  return mentioning
+    .filter(({ doc }) =>
+      doc.entries.some((e) => {
+        const type = ref.types.get(ref.entryTypes.get(e.id) ?? '');
+        if (e.id === id || type === undefined || !isObject(e.fields)) return false;
+        const needs = emptyNeeds();
+        collectNeeds(e.fields, type, ref.types, needs);
+        return needs.links.has(id) || [...needs.refs.values()].some((ids) => ids.has(id));
+      }),
+    )
+    .map(({ key, doc }) => ({ id: key, name: doc.name }));
+}
+
+/**
+ * Deletes an entry (a page or folder with children: 409, move or delete them first; an entry another entry of a
+ * release links to or references: 409 naming the release, change the release first). An entry that is itself in
+ * a release leaves the release in the same transaction. When it was delivered
  * anywhere (published, in a menu, the target of a redirect) this is a publish: its versions close, redirects
  * to it answer 410 (spec 2.6 rule 4), and it is removed from menus for good (spec 2.5), all at one cv.
  */
@@ -112,9 +146,18 @@ export async function deleteEntry(store: Store, spaceId: string, id: string): Pr
   const inMenus = (await listAuthoredMenus(store, spaceId)).some((m) => linkedEntries(m).has(id));
   const redirected = (await openRedirectsTo(store.db, spaceId, [id])).length > 0;
   const removeRow = async (db: Queryable, at: string) => {
+    const releases = await listDocs<ReleaseDoc>(store, spaceId, 'releases', db);
+    const holding = await releasesReferring(store, db, space, releases, id);
+    if (holding.length > 0) {
+      const named = holding.map((r) => `"${r.name}" (${r.id})`).join(', ');
+      throw conflict(
+        `Entry "${id}" is linked to or referenced in release ${named}; change or delete the release first.`,
+        { details: { releases: holding.map((r) => r.id) } },
+      );
+    }
     await deleteEntryRow(db, spaceId, id);
     // Releases are drafts of a later publish: the entry leaves them too.
-    for (const { key, doc } of await listDocs<ReleaseDoc>(store, spaceId, 'releases', db)) {
+    for (const { key, doc } of releases) {
       if (!doc.entries.some((e) => e.id === id)) continue;
       await upsertDoc(
         db,

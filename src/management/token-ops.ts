@@ -43,6 +43,8 @@ export interface TokenView {
   createdAt: string;
   /** Management tokens: the person it stands for (their id is the token's); null for a tool's token. */
   person: TokenPerson | null;
+  /** Public tokens made for a site's server: it may name its visitor in `Folio-Visitor-Ip` (docs/api.md). */
+  serverSide: boolean;
 }
 
 export function tokenView(t: TokenRow): TokenView {
@@ -57,6 +59,7 @@ export function tokenView(t: TokenRow): TokenView {
     allScopes: management && t.scopes === null,
     createdAt: t.createdAt,
     person: t.person === null ? null : { ...t.person },
+    serverSide: t.serverSide,
   };
 }
 
@@ -94,6 +97,8 @@ export interface NewTokenRequest {
   scopes: Scope[] | undefined;
   /** Management tokens only: the person it stands for. */
   person: TokenPerson | null;
+  /** Public tokens only: made for a site's server (set once, at creation). */
+  serverSide: boolean;
 }
 
 const KINDS: readonly TokenKind[] = ['public', 'preview', 'management'];
@@ -107,7 +112,7 @@ export const isOrigin = (value: string): boolean => {
 };
 
 export function parseNewToken(body: Record<string, unknown>): NewTokenRequest {
-  const { kind, name, origins, scopes, person } = body;
+  const { kind, name, origins, scopes, person, serverSide } = body;
   const knownKind = KINDS.find((k) => k === kind);
   if (knownKind === undefined) throw invalidBody(`"kind" must be one of ${KINDS.join(', ')}.`);
   if (name !== undefined && name !== null && typeof name !== 'string')
@@ -132,12 +137,23 @@ export function parseNewToken(body: Record<string, unknown>): NewTokenRequest {
   }
   if (person !== undefined && person !== null && knownKind !== 'management')
     throw invalidBody('"person" applies to management tokens only.', { details: { member: 'person' } });
+  if (serverSide !== undefined && typeof serverSide !== 'boolean')
+    throw invalidBody('"serverSide" must be true or false.', { details: { member: 'serverSide' } });
+  // A server-side token vouches for the visitor address it forwards: it must never sit in a page (a page's token
+  // can be copied by anyone), so it is a public token without origins (origins are for tokens in pages).
+  if (serverSide === true && knownKind !== 'public')
+    throw invalidBody('"serverSide" applies to public tokens only.', { details: { member: 'serverSide' } });
+  if (serverSide === true && originList.length > 0)
+    throw invalidBody('A server-side token is used by a server, not a page: it takes no "origins".', {
+      details: { member: 'serverSide' },
+    });
   return {
     kind: knownKind,
     name: typeof name === 'string' ? name : null,
     origins: originList,
     scopes: scopeList,
     person: person === undefined ? null : parsePerson(person),
+    serverSide: serverSide === true,
   };
 }
 
@@ -150,6 +166,7 @@ export async function listTokenViews(deps: TokenOpsDeps, spaceId: string): Promi
 const detailsOf = (t: TokenRow) => ({
   kind: t.kind,
   scopes: t.kind !== 'management' ? null : t.scopes === null ? 'all' : t.scopes.join(','),
+  ...(t.serverSide ? { serverSide: true } : {}),
 });
 
 /**
@@ -207,6 +224,7 @@ export async function issueToken(
     origins: string[];
     scopes: readonly Scope[] | null;
     person?: TokenPerson | null;
+    serverSide?: boolean;
   },
 ): Promise<{ row: TokenRow; value: string }> {
   const value = generateToken(request.kind);
@@ -221,6 +239,7 @@ export async function issueToken(
     createdAt: new Date().toISOString(),
     scopes: request.scopes,
     person: request.kind === 'management' ? (request.person ?? null) : null,
+    serverSide: request.kind === 'public' && request.serverSide === true,
   };
   await store.db.transaction().execute(async (tx) => {
     await insertToken(tx, row);

@@ -41,6 +41,11 @@ const createTokenSchema = {
       description:
         'Management tokens: the person it stands for (`{ name, email? }`); their id is the token id.',
     },
+    serverSide: {
+      type: 'boolean',
+      description:
+        "Public tokens without origins: made for a site's server, which may name its visitor in `Folio-Visitor-Ip` (set once, here).",
+    },
   },
 } as const;
 

@@ -1,3 +1,4 @@
+import type { Config } from '../config/config.js';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps, AppServices } from '../app/services.js';
 import { imageRoutes } from '../assets/image-routes.js';
@@ -32,12 +33,26 @@ import { registerJsonBodyParser } from './json-body.js';
 import { frameworkErrors, registerErrorHandlers } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function trusting the socket's peer and the next
+ * `hops - 1` entries of X-Forwarded-For from the right (Fastify 5.12 trusts nothing for a bare number, since a count
+ * cannot tell the proxy from a client that reached the port directly: docs/operations.md says to keep the port
+ * private, or to list the proxies' addresses instead).
+ */
+function trustProxyOption(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 /** Builds the HTTP app on top of opened resources; the caller owns (and closes) the store. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   wireDomains();
   const app = Fastify({
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
-    trustProxy: deps.config.trustProxy,
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     bodyLimit: 64 * 1024,
     // Fastify's default (0) turns Node's request timeout off; REQUEST_TIMEOUT_MS bounds it.
     requestTimeout: deps.config.requestTimeoutMs,

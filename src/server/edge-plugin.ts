@@ -7,7 +7,7 @@ import { healthRoutes } from '../observability/health-routes.js';
 import type { Metrics } from '../observability/metrics.js';
 import { outboxCounts } from '../jobs/jobs-repo.js';
 import { recordResponse } from '../observability/request-metrics.js';
-import { VisitorKeys } from '../forms/submission/visitor.js';
+import { Visitors } from '../ratelimit/visitors.js';
 import { rateLimitStage, type VisitorShare } from '../ratelimit/rate-limit-stage.js';
 import { createLimiter } from '../ratelimit/token-limiter.js';
 import type { AppServices } from '../app/services.js';
@@ -82,7 +82,7 @@ export const edgePlugin = fp(
     });
     const cache = new ResponseCache(config.cache, redis);
     const limit = createLimiter({ max: config.rateLimitPerMinute, name: 'delivery', redis, cluster });
-    const visitors = new VisitorKeys(masterKey);
+    const visitors = new Visitors(masterKey, config.visitors.ipv6Prefix);
     const share: VisitorShare | null =
       config.rateLimitVisitorSharePerMinute > 0
         ? {
@@ -92,7 +92,8 @@ export const edgePlugin = fp(
               redis,
               cluster,
             }),
-            visitorOf: (request) => visitors.of(request.ip),
+            // A token with origins is a page's: its requests never name a visitor, the connection is the visitor.
+            visitorOf: (request) => visitors.connection(request).key,
           }
         : null;
 

@@ -50,6 +50,8 @@ export interface TokensTable {
   /** The person a management token stands for (migration 0027); null: a tool's token. */
   person_name: ColumnType<string | null, string | null | undefined, string | null>;
   person_email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: a public token made for a site's server, which may name its visitor (migration 0029); else 0. */
+  server_side: ColumnType<number, number | undefined, number>;
 }
 
 export interface ContentTypesTable {

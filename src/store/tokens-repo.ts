@@ -25,12 +25,18 @@ export interface TokenRow {
   scopes: readonly Scope[] | null;
   /** Management tokens: the person it stands for; null for a tool's token (and every other kind). */
   person: TokenPerson | null;
+  /**
+   * Public tokens: made for a site's server (server-side rendering; migration 0029), so it may name its visitor in
+   * `Folio-Visitor-Ip` (src/ratelimit/visitors.ts). Always false for other kinds.
+   */
+  serverSide: boolean;
 }
 
 /** A token to store; `scopes` left out or null is every scope (only management tokens have scopes). */
-export type NewToken = Omit<TokenRow, 'scopes' | 'person'> & {
+export type NewToken = Omit<TokenRow, 'scopes' | 'person' | 'serverSide'> & {
   scopes?: readonly Scope[] | null;
   person?: TokenPerson | null;
+  serverSide?: boolean;
 };
 
 export async function insertToken(db: Queryable, token: NewToken): Promise<void> {
@@ -48,6 +54,7 @@ export async function insertToken(db: Queryable, token: NewToken): Promise<void>
       scopes: token.scopes === undefined || token.scopes === null ? null : JSON.stringify(token.scopes),
       person_name: token.person?.name ?? null,
       person_email: token.person?.email ?? null,
+      server_side: token.kind === 'public' && token.serverSide === true ? 1 : 0,
     })
     .execute();
 }
@@ -160,5 +167,6 @@ function tokenOf(store: Store, row: Selectable<Database['tokens']>): TokenRow {
       row.kind === 'management' && row.person_name !== null
         ? { name: row.person_name, email: row.person_email }
         : null,
+    serverSide: row.kind === 'public' && Number(row.server_side) === 1,
   };
 }

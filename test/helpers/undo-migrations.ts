@@ -61,6 +61,7 @@ const UNDO: Record<string, (store: Store) => Promise<void>> = {
       await store.db.schema.alterTable('tokens').dropColumn(column).execute();
   },
   '0028': async (store) => store.db.schema.dropTable('entry_deps').execute(),
+  '0029': async (store) => store.db.schema.alterTable('tokens').dropColumn('server_side').execute(),
 };
 
 /** Undoes every migration from `first` (e.g. `'0019'`) on, newest first, and forgets that they ran. */

@@ -77,7 +77,7 @@ export function checkSettings(ctx: SettingsCheckContext, settings: Obj): Checked
     issues.add(at(path, 'uniqueField'), `must name an email field ("${unique}" is not one)`);
   }
 
-  // Honour `Folio-Visitor-Ip` from server-side tokens (no origins) for this form.
+  // Honour `Folio-Visitor-Ip` from server-side tokens for this form (src/ratelimit/visitors.ts).
   issues.boolean(settings, 'trustVisitorIp', path);
   // The owner email's subject and intro, per locale, with placeholders.
   for (const key of ['notifySubject', 'notifyIntro'] as const) {

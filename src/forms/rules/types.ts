@@ -122,8 +122,9 @@ export interface FormSettings {
   chatWebhookUrl?: string | null;
   confirmationEmail?: { subject: Record<string, string>; body: Record<string, string> } | null;
   /**
-   * A server-side site (a token without origins) may name the visitor's address in
-   * `Folio-Visitor-Ip`; honoured for per-visitor limits and Turnstile's `remoteip` only when this is true.
+   * A server-side site (a public token made with `serverSide: true`) may name the visitor's address in
+   * `Folio-Visitor-Ip`; honoured for per-visitor limits and Turnstile's `remoteip` only when this is true (and the
+   * rest of the rule holds: src/ratelimit/visitors.ts).
    */
   trustVisitorIp?: boolean;
   /** The owner email's subject per locale; `{form}`, `{date}`, `{field:<key>}` are filled in. */

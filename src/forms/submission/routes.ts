@@ -29,7 +29,7 @@ import { failurePage, fieldErrorsOf, pageWords, successPage } from './result-pag
 import { type SubmitDeps, submitForm } from './submit.js';
 import { TurnstileVerifier } from './turnstile.js';
 import { uploadRoutes } from '../uploads/upload-routes.js';
-import { VisitorKeys, visitorIp } from './visitor.js';
+import { ClaimWindow, type Visitor, Visitors } from '../../ratelimit/visitors.js';
 import { currentSpace } from '../delivery/current-space.js';
 import { deliveryJson, LOCALE_CV_QUERY, NOT_MODIFIED } from '../../delivery/schemas.js';
 import { deliveryRead, media, noBody, queryParams } from '../../lib/api-schema.js';
@@ -102,7 +102,8 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
   const warn = (what: string) => (err: unknown) => app.log.warn({ err }, `forms: ${what}`);
 
   const forms = new FormSource(store);
-  const visitors = new VisitorKeys(masterKey);
+  const visitors = new Visitors(masterKey, config.visitors.ipv6Prefix);
+  const claims = new ClaimWindow(config.visitors.claimsPerMinute);
   const limits = new FormLimits(
     kv,
     { perVisitor: config.rateLimitVisitorPerMinute, perForm: config.rateLimitFormPerMinute },
@@ -141,22 +142,23 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     },
   );
 
-  // The visitor a server-side site forwards (Folio-Visitor-Ip), where the token and form allow.
-  const visitorIps = new WeakMap<FastifyRequest, Promise<string>>();
-  const visitorOf = (request: FastifyRequest): Promise<string> => {
-    let ip = visitorIps.get(request);
-    if (ip === undefined) {
+  // Who the visitor is (src/ratelimit/visitors.ts): a server-side token's claim (Folio-Visitor-Ip) counts only on
+  // a form that trusts its site, so the form is read only for a request that could claim at all. Resolved once
+  // per request: the limit and Turnstile see the same visitor.
+  const resolved = new WeakMap<FastifyRequest, Promise<Visitor>>();
+  const visitorOf = (request: FastifyRequest): Promise<Visitor> => {
+    let visitor = resolved.get(request);
+    if (visitor === undefined) {
       const { spaceId, key } = request.params as Params;
-      const token = request.deliveryToken;
-      ip =
-        token === null || token.origins.length > 0 || request.headers['folio-visitor-ip'] === undefined
-          ? Promise.resolve(request.ip)
-          : currentSpace(store, spaceId)
+      visitor =
+        request.deliveryToken?.serverSide === true
+          ? currentSpace(store, spaceId)
               .then((space) => (space ? forms.load(space.id, key, space.cv) : null))
-              .then((form) => visitorIp(request, token, form?.definition.settings.trustVisitorIp === true));
-      visitorIps.set(request, ip);
+              .then((form) => visitors.of(request, form?.definition.settings.trustVisitorIp === true, claims))
+          : Promise.resolve(visitors.connection(request));
+      resolved.set(request, visitor);
     }
-    return ip;
+    return visitor;
   };
 
   // spec 8: per visitor (submissions and uploads together) and, for submissions, per form; runs after the
@@ -165,7 +167,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
     (perForm: boolean) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const { spaceId, key } = request.params as Params;
-      const byVisitor = await limits.visitor(spaceId, visitors.of(await visitorOf(request)));
+      const byVisitor = await limits.visitor(spaceId, (await visitorOf(request)).key);
       const outcome = byVisitor.ok && perForm ? await limits.form(spaceId, key) : byVisitor;
       if (outcome.ok) return;
       reply.header('retry-after', String(outcome.retryAfterSeconds));
@@ -176,7 +178,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
   await app.register(uploadRoutes, {
     deps: { store, blobs: services.blobs, forms, turnstile: deps.turnstile },
     limit: limitFor(false),
-    visitorIp: visitorOf,
+    visitorIp: async (request) => (await visitorOf(request)).address,
     clock,
   });
 
@@ -200,7 +202,7 @@ export async function formRoutes(app: FastifyInstance, opts: { services: AppServ
           body: body.values,
           referer: header(request, 'referer'),
           userAgent: header(request, 'user-agent'),
-          remoteIp: await visitorOf(request),
+          remoteIp: (await visitorOf(request)).address,
           now: clock(),
           plain: isPlainHtmlPost(request),
         });

@@ -14,7 +14,7 @@ export interface UploadRouteOptions {
   deps: UploadDeps;
   /** The per-visitor limit shared with submissions (spec 8: "10 per minute, uploads included"). */
   limit: preHandlerAsyncHookHandler;
-  /** The visitor's address: `request.ip`, or what a server-side site forwarded (Folio-Visitor-Ip) where allowed. */
+  /** The visitor's address for Turnstile (src/ratelimit/visitors.ts): the connection's, or a server-side token's claim. */
   visitorIp: (request: FastifyRequest) => Promise<string>;
   clock: () => Date;
 }

@@ -25,6 +25,7 @@ import { up0022SubmissionCounts } from './0022-submission-counts.js';
 import { up0023FormDrafts } from './0023-form-drafts.js';
 import { up0027InboxPeople } from './0027-inbox-people.js';
 import { up0028EntryDeps } from './0028-entry-deps.js';
+import { up0029ServerSideTokens } from './0029-server-side-tokens.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
 type Up = (db: Kysely<unknown>, engine: Engine) => Promise<void>;
@@ -60,6 +61,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0023-form-drafts', up0023FormDrafts],
   ['0027-inbox-people', up0027InboxPeople],
   ['0028-entry-deps', up0028EntryDeps],
+  ['0029-server-side-tokens', up0029ServerSideTokens],
 ];
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
