@@ -1,4 +1,4 @@
-import { mailFromWarning } from '../forms/notify/mailer.js';
+import { closeSmtpPools, mailFromWarning } from '../forms/notify/mailer.js';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -8,6 +8,8 @@ import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { openStore } from '../store/open-store.js';
+import { LATEST_MIGRATION, StoreNewerError } from '../store/migrations/index.js';
+import { FOLIO_VERSION } from '../lib/version.js';
 import { getSpace } from '../store/spaces-repo.js';
 import type { TokenKind } from '../store/tokens-repo.js';
 import { isOrigin, issueToken } from '../management/token-ops.js';
@@ -16,23 +18,25 @@ import { createJobRunner } from '../wiring/jobs.js';
 import { wireDomains } from '../wiring/publish.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
-import { openRuntime, REINDEX_STEPS } from './runtime.js';
+import { checkDataDir, openRuntime, REINDEX_STEPS } from './runtime.js';
 import { serve } from './serve.js';
 import { loadPurgeRelayConfig, startPurgeRelay } from './purge-relay.js';
 import { sweepRetention } from '../forms/retention/sweeps.js';
 
 const USAGE = `Usage: folio <command>
 
-  serve                                   start the HTTP server (imports the demo space into an empty store)
+  serve [--demo]                          start the HTTP server; --demo (npm start) imports the demo space into an
+                                          empty store and prints its tokens once, when it makes them
   import <bundle.json> [--replace]        import a space bundle in one transaction
   export <spaceId> <dir>                  write <dir>/bundle.json and the asset files
-  migrate                                 bring the store's schema up to date
+  migrate                                 bring the store's schema up to date (and backfill what older Folios left)
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
   sweep                                   delete expired submissions, unused uploads and their files once (cron)
   purge-relay                             receive Folio's webhooks and purge a CDN by their keys (PURGE_RELAY_*)
   token create --space <id> --kind public|preview|management [--origin <origin>]… [--name <text>]
                [--scope <scope>,…]         management tokens only: content.write, forms.write, forms.read,
                                           forms.erase, tokens.admin (default: every scope)
+  --version                               print this Folio's version
 
 Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, LOG_LEVEL, PUBLIC_URL, …
 `;
@@ -44,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve':
-        return await serve();
+        return await serveCommand(rest);
       case 'worker':
         return await worker();
       case 'sweep':
@@ -53,12 +57,12 @@ export async function main(argv: string[]): Promise<number> {
         return await importCommand(rest);
       case 'export':
         return await exportCommand(rest);
-      case 'migrate': {
-        const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
-        await store.close();
-        console.log('Store schema is up to date.');
+      case 'migrate':
+        return await migrateCommand();
+      case '--version':
+      case 'version':
+        console.log(FOLIO_VERSION);
         return 0;
-      }
       case 'token':
         return await tokenCommand(rest);
       case 'purge-relay':
@@ -73,12 +77,34 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof BundleError) {
+    if (err instanceof ConfigError || err instanceof BundleError || err instanceof StoreNewerError) {
       console.error(err.message);
       return 1;
     }
     throw err;
   }
+}
+
+function serveCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { demo: { type: 'boolean' } } });
+  return serve({ demo: values.demo === true });
+}
+
+/** `folio migrate`: one line per migration and backfill applied (openStore's), then what it did in sum. */
+async function migrateCommand(): Promise<number> {
+  const store = await openStore(loadConfig().store, {
+    reindex: REINDEX_STEPS,
+    log: (line) => console.log(line),
+  });
+  const { migrations, reindexed } = store.opened;
+  await store.close();
+  if (migrations.length === 0 && reindexed.length === 0)
+    console.log(`Store schema is up to date (${LATEST_MIGRATION}); nothing to backfill.`);
+  else
+    console.log(
+      `Applied ${migrations.length} migration${migrations.length === 1 ? '' : 's'} and ${reindexed.length} backfill${reindexed.length === 1 ? '' : 's'}; the schema is at ${LATEST_MIGRATION}.`,
+    );
+  return 0;
 }
 
 /** `folio purge-relay`: until SIGINT/SIGTERM (docs/operations.md "CDN"). */
@@ -101,6 +127,7 @@ async function purgeRelayCommand(): Promise<number> {
 /** `folio worker`: the outbox job runner on its own, until SIGINT/SIGTERM (jobs in hand finish first). */
 async function worker(): Promise<number> {
   const config = loadConfig();
+  await checkDataDir(config.dataDir);
   const rt = await openRuntime(config);
   const log = { error: (details: object, message: string) => console.error(message, details) };
   const runner = createJobRunner({ store: rt.store, blobs: rt.blobs, config, log });
@@ -115,6 +142,7 @@ async function worker(): Promise<number> {
     process.once('SIGTERM', () => resolveStop());
   });
   await runner.stop();
+  closeSmtpPools();
   await rt.close();
   return 0;
 }
