@@ -37,7 +37,8 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const store = await openStore(config.store, {
     keepVersions: config.keepVersions,
     reindex: REINDEX_STEPS,
-    log: (line) => console.log(line),
+    // On stderr: a command's own output (a token, an export's path, sweep's counts) stays alone on stdout.
+    log: (line) => console.error(line),
   });
   const blobs = openBlobStore(config.blobs);
   const close = async (): Promise<void> => {
