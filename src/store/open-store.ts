@@ -77,10 +77,15 @@ export async function openStore(
     try {
       const started = performance.now();
       const migrations = await migrateToLatest(store.db as Kysely<unknown>, store.dialect);
-      // Kysely applies them in one go and reports afterwards: the time is the batch's.
+      // Kysely applies them in one go and reports afterwards: the time is the whole batch's, on the last line.
       const ms = Math.round(performance.now() - started);
-      for (const name of migrations)
-        options.log?.(`Migration ${name} applied (batch of ${migrations.length}: ${ms} ms).`);
+      migrations.forEach((name, i) =>
+        options.log?.(
+          i < migrations.length - 1
+            ? `Migration ${name} applied.`
+            : `Migration ${name} applied (${migrations.length} in ${ms} ms).`,
+        ),
+      );
       const reindexed = await reindexIfDue(store.db, store.dialect, options.reindex ?? []);
       for (const step of reindexed) options.log?.(`Backfill ${step} ran.`);
       store.opened = { migrations, reindexed };
