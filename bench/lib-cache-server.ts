@@ -64,8 +64,8 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify({
         port,
-        spaceId: demo?.spaceId,
-        token: demo?.public,
+        spaceId: demo?.tokens.spaceId,
+        token: demo?.tokens.public,
         listSpace: LIST_SPACE,
         listToken: LIST_TOKEN,
       }),

@@ -11,6 +11,15 @@ import { tempDir } from './helpers/temp-dirs.js';
 // These tests run the embedded default (SQLite, no Redis) even where CI exports DATABASE_URL and REDIS_URL.
 const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '' };
 
+/** What `npm start` runs after `node bin/folio.js`: the README's first command. */
+const NPM_START: readonly string[] = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(' ')
+  .slice(2);
+
 const BIN = join(import.meta.dirname, '..', 'bin', 'folio.js');
 
 function run(
@@ -37,9 +46,10 @@ afterAll(() => {
 /** Starts `folio serve` on a free port and resolves with the base URL it prints. */
 function serve(
   env: Record<string, string>,
+  args: readonly string[] = ['serve'],
 ): Promise<{ base: string; output: () => string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve'], {
+    const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, ...EMBEDDED, ...env, PORT: '0', LOG_LEVEL: 'warn' },
     });
     servers.push(child);
@@ -49,7 +59,11 @@ function serve(
     child.stdout.on('data', (d) => {
       out += d;
       const m = /serving (http:\/\/[\d.:]+)/.exec(out);
-      if (m?.[1] && /\n\s*$/.test(out) && (!out.includes('Demo space') || out.includes('draft=1'))) {
+      if (
+        m?.[1] &&
+        /\n\s*$/.test(out) &&
+        (!out.includes('Demo space') || out.includes('draft=1') || out.includes('kept in'))
+      ) {
         clearTimeout(timer);
         resolve({ base: m[1], output: () => out, child });
       }
@@ -219,9 +233,9 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
     expect((await run(['help'], {})).stdout).toContain('sweep');
   });
 
-  it('serves the demo space on an empty data dir and prints tokens and working examples', async () => {
+  it('`npm start` serves the demo space on an empty data dir and prints tokens and working examples', async () => {
     const dataDir = tempDir('folio-cli-');
-    const { output, child } = await serve({ DATA_DIR: dataDir });
+    const { output, child } = await serve({ DATA_DIR: dataDir }, NPM_START);
     const text = output();
     const token = /public token:\s+(folio_pub_\w+)/.exec(text)?.[1];
     expect(token).toBeDefined();
@@ -243,9 +257,22 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
     expect(found.items[0]?.entry.id).toBe('ent_alpine_meetup');
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    // A second start prints the same tokens and does not import again.
-    const second = await serve({ DATA_DIR: dataDir });
-    expect(second.output()).toContain(token);
+    // A second start does not import again, and prints no token: they are printed once, when made.
+    const second = await serve({ DATA_DIR: dataDir }, NPM_START);
+    expect(second.output()).not.toContain(token);
+    const spaceId = /Demo space (\S+)/.exec(text)?.[1];
+    expect(second.output()).toContain(
+      `Demo space ${spaceId}: its tokens were printed when they were made and are kept in ${join(dataDir, 'demo-tokens.json')}.`,
+    );
     second.child.kill('SIGTERM');
+  });
+
+  it('`folio serve` without --demo leaves an empty store empty: no demo space, no token printed', async () => {
+    const dataDir = tempDir('folio-cli-');
+    const { output, child } = await serve({ DATA_DIR: dataDir });
+    expect(output()).toMatch(/^Folio is serving http:\/\/127\.0\.0\.1:\d+ \(store: sqlite\)\.$/m);
+    expect(output()).not.toMatch(/Demo space|token:/);
+    expect(readdirSync(dataDir)).not.toContain('demo-tokens.json');
+    child.kill('SIGTERM');
   });
 });

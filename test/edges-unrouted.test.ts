@@ -174,7 +174,7 @@ describe('requests no route serves', () => {
       );
       expect(res.status).toBe(100);
       expect(res.text).toContain('HTTP/1.1 200 OK');
-      expect(res.text).toContain('{"ok":true}');
+      expect(res.text).toContain('{"ok":true,"version":');
     });
   });
 });

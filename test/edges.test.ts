@@ -18,6 +18,7 @@ import { expectEnvelope, rawRequest } from './helpers/envelope.js';
 import { SITE_ORIGIN, TOKENS } from './helpers/fixture.js';
 import { contactForm, VALID_CONTACT } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
+import { FOLIO_VERSION } from '../src/lib/version.js';
 
 const base = '/v1/spc_test';
 const pub = { authorization: `Bearer ${TOKENS.public}` };
@@ -229,7 +230,7 @@ describe('answers to what Node refuses, on a raw socket (clientErrorHandler)', (
 
   it('still serves a good request', async () => {
     const res = await rawRequest(port, line('/healthz', 'Connection: close\r\n'));
-    expect([res.status, res.text]).toEqual([200, '{"ok":true}']);
+    expect([res.status, res.text]).toEqual([200, JSON.stringify({ ok: true, version: FOLIO_VERSION })]);
   });
 
   it('answers a header timeout with 408, and writes nothing into a response already under way', () => {

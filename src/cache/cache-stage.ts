@@ -23,7 +23,8 @@ declare module 'fastify' {
 
 /**
  * Headers that belong to one request, never to the cached response: CORS and `Vary` are set by auth on every
- * request (the key has no origin), rate-limit headers by the limiter, and the framing by the server.
+ * request (the key has no origin), rate-limit headers by the limiter, the request's id, and the framing by the
+ * server.
  */
 const PER_REQUEST = new Set([
   'access-control-allow-origin',
@@ -35,6 +36,7 @@ const PER_REQUEST = new Set([
   'ratelimit-reset',
   'retry-after',
   'x-svc-cache',
+  'x-request-id',
   'content-length',
   'date',
   'connection',

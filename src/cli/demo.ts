@@ -19,14 +19,23 @@ export interface DemoTokens {
   management: string;
 }
 
+/** The demo space's tokens, and whether this start made them (only then are they printed). */
+export interface DemoState {
+  tokens: DemoTokens;
+  created: boolean;
+}
+
 /**
- * On an empty store, imports the demo space and creates its tokens. Token values are kept in the data dir
- * (the operator's private folder) so each start can print them; the store itself keeps only hashes.
+ * On an empty store, imports the demo space and creates its tokens. Token values are kept in the data dir (the
+ * operator's private folder, 0600) for the example site and tools; the store itself keeps only hashes. They are
+ * printed once, when made: a log collector keeps what every later start would print.
  */
-export async function ensureDemo(rt: Runtime): Promise<DemoTokens | null> {
+export async function ensureDemo(rt: Runtime): Promise<DemoState | null> {
   const file = join(rt.config.dataDir, 'demo-tokens.json');
   if ((await listSpaceIds(rt.store)).length > 0) {
-    return existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as DemoTokens) : null;
+    return existsSync(file)
+      ? { tokens: JSON.parse(await readFile(file, 'utf8')) as DemoTokens, created: false }
+      : null;
   }
   const bundle: unknown = JSON.parse(await readFile(join(DEMO_DIR, 'bundle.json'), 'utf8'));
   const { spaceId } = await importBundle(rt.store, rt.blobs, bundle, { baseDir: DEMO_DIR });
@@ -48,7 +57,12 @@ export async function ensureDemo(rt: Runtime): Promise<DemoTokens | null> {
   }
   await mkdir(rt.config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   await writeFile(file, `${JSON.stringify(tokens, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
-  return tokens;
+  return { tokens, created: true };
+}
+
+/** A later start's line about the demo space: where its tokens are, not their values. */
+export function demoKeptLine(spaceId: string, dataDir: string): string {
+  return `Demo space ${spaceId}: its tokens were printed when they were made and are kept in ${join(dataDir, 'demo-tokens.json')}.`;
 }
 
 export function demoBanner(baseUrl: string, t: DemoTokens): string {

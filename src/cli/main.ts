@@ -1,4 +1,4 @@
-import { mailFromWarning } from '../forms/notify/mailer.js';
+import { closeSmtpPools, mailFromWarning } from '../forms/notify/mailer.js';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -8,6 +8,8 @@ import { exportBundleToDir } from '../bundle/export-bundle.js';
 import { BundleError, importBundle } from '../bundle/import-bundle.js';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { openStore } from '../store/open-store.js';
+import { LATEST_MIGRATION, StoreNewerError } from '../store/migrations/index.js';
+import { FOLIO_VERSION } from '../lib/version.js';
 import { getSpace } from '../store/spaces-repo.js';
 import type { TokenKind } from '../store/tokens-repo.js';
 import { isOrigin, issueToken } from '../management/token-ops.js';
@@ -16,7 +18,7 @@ import { createJobRunner } from '../wiring/jobs.js';
 import { wireDomains } from '../wiring/publish.js';
 import { embedderFor } from '../search/embedder.js';
 import { queueStaleSearchIndexes } from '../search/indexer.js';
-import { openRuntime, REINDEX_STEPS } from './runtime.js';
+import { checkDataDir, openRuntime, REINDEX_STEPS } from './runtime.js';
 import { backupCommand, restoreCommand } from './backup.js';
 import { serve } from './serve.js';
 import { loadPurgeRelayConfig, startPurgeRelay } from './purge-relay.js';
@@ -28,13 +30,14 @@ import { serveWorkerEndpoints } from '../observability/worker-endpoints.js';
 
 const USAGE = `Usage: folio <command>
 
-  serve                                   start the HTTP server (imports the demo space into an empty store)
+  serve [--demo]                          start the HTTP server; --demo (npm start) imports the demo space into an
+                                          empty store and prints its tokens once, when it makes them
   import <bundle.json> [--replace]        import a space bundle in one transaction
   export <spaceId> <dir> [--secrets]      write <dir>/bundle.json and the asset files (content, not submissions;
                                           forms' turnstileSecret and chatWebhookUrl only with --secrets)
   backup <dir>                            store (SQLite online copy; PostgreSQL: pg_dump first), files, manifest
   restore <dir> [--force]                 restore a backup into a stopped Folio (docs/operations.md)
-  migrate                                 bring the store's schema up to date
+  migrate                                 bring the store's schema up to date (and backfill what older Folios left)
   worker                                  run the outbox jobs (webhooks, …) without HTTP; any number on PostgreSQL
                                           (WORKER_METRICS_PORT: serve /healthz and /metrics)
   sweep                                   delete expired submissions, unused uploads and their files once (cron)
@@ -44,6 +47,7 @@ const USAGE = `Usage: folio <command>
                                           forms.erase, tokens.admin (default: every scope)
                [--server-side]             public tokens without origins: a site's server, which may name its
                                           visitor in Folio-Visitor-Ip
+  --version                               print this Folio's version
 
 Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, LOG_LEVEL, PUBLIC_URL, …
 `;
@@ -55,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve':
-        return await serve();
+        return await serveCommand(rest);
       case 'worker':
         return await worker();
       case 'sweep':
@@ -68,12 +72,12 @@ export async function main(argv: string[]): Promise<number> {
         return await backupCommand(rest);
       case 'restore':
         return await restoreCommand(rest);
-      case 'migrate': {
-        const store = await openStore(loadConfig().store, { reindex: REINDEX_STEPS });
-        await store.close();
-        console.log('Store schema is up to date.');
+      case 'migrate':
+        return await migrateCommand();
+      case '--version':
+      case 'version':
+        console.log(FOLIO_VERSION);
         return 0;
-      }
       case 'token':
         return await tokenCommand(rest);
       case 'purge-relay':
@@ -88,12 +92,34 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof BundleError) {
+    if (err instanceof ConfigError || err instanceof BundleError || err instanceof StoreNewerError) {
       console.error(err.message);
       return 1;
     }
     throw err;
   }
+}
+
+function serveCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { demo: { type: 'boolean' } } });
+  return serve({ demo: values.demo === true });
+}
+
+/** `folio migrate`: one line per migration and backfill applied (openStore's), then what it did in sum. */
+async function migrateCommand(): Promise<number> {
+  const store = await openStore(loadConfig().store, {
+    reindex: REINDEX_STEPS,
+    log: (line) => console.log(line),
+  });
+  const { migrations, reindexed } = store.opened;
+  await store.close();
+  if (migrations.length === 0 && reindexed.length === 0)
+    console.log(`Store schema is up to date (${LATEST_MIGRATION}); nothing to backfill.`);
+  else
+    console.log(
+      `Applied ${migrations.length} migration${migrations.length === 1 ? '' : 's'} and ${reindexed.length} backfill${reindexed.length === 1 ? '' : 's'}; the schema is at ${LATEST_MIGRATION}.`,
+    );
+  return 0;
 }
 
 /** `folio purge-relay`: until SIGINT/SIGTERM (docs/operations.md "CDN"). */
@@ -116,6 +142,7 @@ async function purgeRelayCommand(): Promise<number> {
 /** `folio worker`: the outbox job runner on its own, until SIGINT/SIGTERM (jobs in hand finish first). */
 async function worker(): Promise<number> {
   const config = loadConfig();
+  await checkDataDir(config.dataDir);
   const rt = await openRuntime(config);
   const metrics = new Metrics();
   const runner = createJobRunner(
@@ -143,6 +170,7 @@ async function worker(): Promise<number> {
   });
   await runner.stop();
   await endpoints?.close();
+  closeSmtpPools();
   await rt.close();
   return 0;
 }

@@ -6,6 +6,7 @@ import type { RedisLink } from './redis-link.js';
 import type { SpaceDirectory } from './space-directory.js';
 import type { ClusterLink } from './worker-pool.js';
 import { readSpaceVersions } from './space-versions-repo.js';
+import { refuseWritesIfStoreNewer } from '../store/schema-guard.js';
 
 /** Where token revocations go and come from (src/auth/token-cache.ts). */
 export interface TokenGenerations {
@@ -115,9 +116,14 @@ export class CvFanout {
     this.stops.push(() => clearInterval(timer));
   }
 
-  /** Reads every space's cv once and re-reads those that moved without a notification. */
+  /**
+   * Reads every space's cv once and re-reads those that moved without a notification; and whether a newer Folio
+   * migrated the store meanwhile (then writes are refused: src/store/schema-guard.ts).
+   */
   async poll(): Promise<void> {
     try {
+      const refused = await refuseWritesIfStoreNewer(this.options.store);
+      if (refused !== null) this.options.log.error({}, refused);
       const versions = await readSpaceVersions(this.options.store);
       this.options.directory.reconcile(versions);
       const tokens = this.options.tokens;

@@ -114,3 +114,30 @@ export class RedisLink {
     );
   }
 }
+
+/**
+ * What the Redis server says about REDIS_URL's database index, asked once at start: ioredis selects the database
+ * after connecting, and when the server refuses it (`/99` beyond `databases`) it only emits an error and carries on
+ * in database 0, sharing it with whatever else uses it. Returns the server's refusal, or null when it accepted the
+ * index or could not be reached (an outage at start is served through, as later ones are).
+ */
+export async function refusedRedisDatabase(url: string): Promise<string | null> {
+  const probe = new Redis(url, { ...OPTIONS, lazyConnect: true, retryStrategy: () => null });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+  } catch {
+    probe.disconnect();
+    return null;
+  }
+  try {
+    await probe.select(probe.options.db ?? 0);
+    return null;
+  } catch (err) {
+    // A refusal is the server's `ERR …` answer; a timeout is an outage, served through.
+    const message = err instanceof Error ? err.message : String(err);
+    return message.startsWith('ERR') ? message : null;
+  } finally {
+    probe.disconnect();
+  }
+}

@@ -98,7 +98,7 @@ export interface Config {
   readonly inboxSessionMaxAgeHours: number;
   /** Oldest published history kept, in cache versions behind the current one (DESIGN.md: pruning). */
   readonly keepVersions: number;
-  /** Load the demo bundle when the store has no space (the embedded default). */
+  /** Load the demo bundle when the store has no space (FOLIO_DEMO=true, or `serve --demo`: npm start). */
   readonly demo: boolean;
   /** Master key for signing (cursors, URLs) and keyed hashes; default: a key generated once in the store. */
   readonly secret: string | null;
@@ -413,7 +413,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     inboxSessionMaxAgeHours: int(env, 'INBOX_SESSION_MAX_AGE_HOURS', 168, 1, 8760),
     keepVersions: int(env, 'KEEP_VERSIONS', 1000, 1, 1_000_000_000),
-    demo: bool(env, 'FOLIO_DEMO', true),
+    demo: bool(env, 'FOLIO_DEMO', false),
     secret: secret(env),
     worker: bool(env, 'FOLIO_WORKER', true),
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 15, 86_400),

@@ -23,6 +23,8 @@ export function prepareErrorReply(request: FastifyRequest, reply: FastifyReply, 
   if (typeof retryAfter === 'number' && !reply.hasHeader('retry-after'))
     reply.header('retry-after', String(retryAfter));
   reply.header('cache-control', 'no-store');
+  // Errors raised before the hooks ran (routing, the parser) carry the id too.
+  if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
   return folio;
 }
 

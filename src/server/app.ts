@@ -17,6 +17,7 @@ import { inboxPlugin } from '../inbox/plugin.js';
 import { jobsPlugin } from '../wiring/jobs-plugin.js';
 import { wireDomains } from '../wiring/publish.js';
 import { json, NO_SECURITY, object, S } from '../lib/api-schema.js';
+import { FOLIO_VERSION } from '../lib/version.js';
 import { managementRoutes } from '../management/plugin.js';
 import { menuRoutes } from '../menus/routes.js';
 import { redirectRoutes } from '../delivery/redirect-routes.js';
@@ -32,6 +33,8 @@ import { clientErrorHandler, expectationHandler } from './client-errors.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { frameworkErrors, registerErrorHandlers } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
+import { registerRequestIdHeader, requestIdOf, serializeRequest } from './request-id.js';
+import { registerWriteGuard } from './write-guard.js';
 
 /**
  * TRUST_PROXY as Fastify takes it. A hop count becomes a function trusting the socket's peer and the next
@@ -51,7 +54,12 @@ function trustProxyOption(
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   wireDomains();
   const app = Fastify({
-    logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
+    logger:
+      deps.config.logLevel === 'silent'
+        ? false
+        : { level: deps.config.logLevel, serializers: { req: serializeRequest } },
+    // A safe `X-Request-Id` from the caller, else a UUID: ids unique across instances, not per-process counters.
+    genReqId: requestIdOf,
     trustProxy: trustProxyOption(deps.config.trustProxy),
     bodyLimit: 64 * 1024,
     // Fastify's default (0) turns Node's request timeout off; REQUEST_TIMEOUT_MS bounds it.
@@ -66,7 +74,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
     }),
   });
+  registerRequestIdHeader(app);
   registerErrorHandlers(app);
+  // Writes stop once a newer Folio migrated the store under this instance (src/store/schema-guard.ts).
+  registerWriteGuard(app, deps.store);
   // What shared caches are told (CDN_TAG_HEADER, CDN_MAX_AGE): read by every read's cache headers.
   app.decorate('folioCdn', deps.config.cdn);
   // Before the delivery pipeline's hook: a trickled body is timed from its start, even one refused by auth.
@@ -91,9 +102,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     description: 'While the process runs. Outside /v1, without a token: restrict it at the proxy.',
     tags: ['operations'],
     security: NO_SECURITY,
-    response: { 200: json('The process runs.', object({ ok: S.boolean })) },
+    response: {
+      200: json(
+        'The process runs; `version` is the running Folio (package.json), told apart during an upgrade.',
+        object({ ok: S.boolean, version: S.string }),
+      ),
+    },
   };
-  app.get('/healthz', { schema: liveness }, async () => ({ ok: true }));
+  app.get('/healthz', { schema: liveness }, async () => ({ ok: true, version: FOLIO_VERSION }));
 
   await app.register(deliveryPipeline, { services });
   // Rate limit and response cache stages, cv fan-out, /readyz and /metrics.

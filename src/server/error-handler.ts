@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidBody, methodNotAllowed, notFound } from '../errors/errors.js';
+import { redactUrl } from '../lib/redact-url.js';
 import { abortDetails, clientWentAway } from '../lib/client-abort.js';
 import { sendErrorReply } from '../lib/error-reply.js';
 import { methodsAt } from '../lib/route-methods.js';
@@ -40,7 +41,10 @@ export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     if (clientWentAway(request, err)) {
       // The client closed the connection mid-body (a cancelled asset upload): its doing, logged without a stack.
-      request.log.info({ url: request.url, ...abortDetails(err) }, 'request aborted by the client');
+      request.log.info(
+        { url: redactUrl(request.url), ...abortDetails(err) },
+        'request aborted by the client',
+      );
       sendErrorReply(request, reply, invalidBody('The request was aborted.'));
       return;
     }

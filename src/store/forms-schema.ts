@@ -74,6 +74,8 @@ export interface SubmissionsTable {
   assignee_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** Its values folded for search (src/lib/search-fold.ts); null only for rows the reindex step has not reached. */
   search_text: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: its addresses were written with it (migration 0030); null: stored by an older binary, the backfill's. */
+  addresses_indexed: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Who opened which submission (migration 0027); `folder` follows the submission's (triggers). */

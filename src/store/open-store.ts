@@ -38,6 +38,13 @@ export interface Store {
   readonly published: PublishSignal;
   /** Published history kept, in cache versions behind the current one (KEEP_VERSIONS); older is pruned. */
   keepVersions: number;
+  /** The migrations and backfill steps this open applied (`folio migrate` reports them). */
+  opened: { migrations: readonly string[]; reindexed: readonly string[] };
+  /**
+   * Set once a newer Folio migrated the store under this running process (src/store/schema-guard.ts): why writes
+   * are refused from then on. Null: this binary knows the store's schema.
+   */
+  writesRefused: string | null;
   /** Checks the store answers (readiness). */
   ping(): Promise<void>;
   /** The PostgreSQL pool's clients (`/metrics`); null on SQLite, which has one connection and no pool. */
@@ -58,15 +65,77 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 export async function openStore(
   config: StoreConfig,
-  options: { migrate?: boolean; keepVersions?: number; reindex?: readonly ReindexStep[] } = {},
+  options: {
+    migrate?: boolean;
+    keepVersions?: number;
+    reindex?: readonly ReindexStep[];
+    /** One line per migration applied and per backfill that ran (the CLI passes the console). */
+    log?: (line: string) => void;
+  } = {},
 ): Promise<Store> {
-  const store = config.engine === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
+  const store =
+    config.engine === 'sqlite'
+      ? openSqlite(config.file)
+      : await openPostgres(config).catch((err: unknown) => {
+          throw unreachable(config.url, err);
+        });
   store.keepVersions = options.keepVersions ?? 1000;
   if (options.migrate !== false) {
-    await migrateToLatest(store.db as Kysely<unknown>, store.dialect);
-    await reindexIfDue(store.db, store.dialect, options.reindex ?? []);
+    try {
+      const started = performance.now();
+      const migrations = await migrateToLatest(store.db as Kysely<unknown>, store.dialect);
+      // Kysely applies them in one go and reports afterwards: the time is the whole batch's, on the last line.
+      const ms = Math.round(performance.now() - started);
+      migrations.forEach((name, i) =>
+        options.log?.(
+          i < migrations.length - 1
+            ? `Migration ${name} applied.`
+            : `Migration ${name} applied (${migrations.length} in ${ms} ms).`,
+        ),
+      );
+      const reindexed = await reindexIfDue(store.db, store.dialect, options.reindex ?? []);
+      for (const step of reindexed) options.log?.(`Backfill ${step} ran.`);
+      store.opened = { migrations, reindexed };
+    } catch (err) {
+      await store.close();
+      throw config.engine === 'postgres' ? unreachable(config.url, err) : err;
+    }
   }
   return store;
+}
+
+/** Errors of reaching PostgreSQL at all (network, login, database name), as opposed to an SQL error. */
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ECONNRESET',
+  '28000', // invalid authorization
+  '28P01', // invalid password
+  '3D000', // no such database
+]);
+
+/**
+ * A failure to reach PostgreSQL names DATABASE_URL and where it points (never its password), so an operator knows
+ * which setting to check; any other error passes unchanged.
+ */
+function unreachable(url: string, err: unknown): unknown {
+  const code = typeof err === 'object' && err !== null ? Reflect.get(err, 'code') : undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  const timedOut = /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+  if (!(typeof code === 'string' && CONNECT_CODES.has(code)) && !timedOut) return err;
+  let where = 'the server it names';
+  try {
+    const u = new URL(url);
+    where = `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    // Checked by loadConfig; kept generic rather than echoing a URL that may hold a password.
+  }
+  return new Error(`DATABASE_URL: cannot connect to PostgreSQL at ${where} (${message || String(code)}).`, {
+    cause: err,
+  });
 }
 
 function openSqlite(file: string): Store {
@@ -97,6 +166,8 @@ function openSqlite(file: string): Store {
     dialect: sqliteDialect,
     published: new PublishSignal(),
     keepVersions: 1000,
+    opened: { migrations: [], reindexed: [] },
+    writesRefused: null,
     async ping() {
       database.prepare('select 1').get();
     },
@@ -153,6 +224,8 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
     keepVersions: 1000,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     backup: null,
+    opened: { migrations: [], reindexed: [] },
+    writesRefused: null,
     async ping() {
       const client = await pool.connect();
       try {

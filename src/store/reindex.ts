@@ -15,12 +15,19 @@ export interface ReindexStep {
   readonly version: number;
   /** Rebuilds, in the transaction it is given; it must give the same result however often it runs. */
   run(tx: Transaction<Database>, dialect: StoreDialect): Promise<void>;
+  /**
+   * Finds and fixes rows an older binary wrote without what this code derives (during a rolling upgrade an old
+   * instance keeps writing after a new one migrated), at every open, not once: returns how many it fixed. Must be
+   * cheap when there is nothing to fix (an index range of marked-missing rows).
+   */
+  repair?(tx: Transaction<Database>, dialect: StoreDialect): Promise<number>;
 }
 
 /**
  * Runs each step whose recorded version is below its own, each in one transaction that also records the new
- * version, and returns the names of those it ran. Concurrent starts run a step once: the step's row is locked
- * first (PostgreSQL row lock, SQLite write lock), and a start that waited finds the version recorded.
+ * version, then each step's `repair`, and returns the names of those that ran or repaired a row. Concurrent starts
+ * run a step once: the step's row is locked first (PostgreSQL row lock, SQLite write lock), and a start that waited
+ * finds the version recorded (and nothing left to repair).
  */
 export async function reindexIfDue(
   db: Kysely<Database>,
@@ -42,7 +49,8 @@ export async function reindexIfDue(
         .where('step', '=', step.step)
         .$if(dialect.rowLocks, (qb) => qb.forUpdate())
         .executeTakeFirstOrThrow();
-      if (Number(row.version) >= step.version) return false;
+      if (Number(row.version) >= step.version)
+        return step.repair ? (await step.repair(tx, dialect)) > 0 : false;
       await step.run(tx, dialect);
       await tx
         .updateTable('folio_reindex')

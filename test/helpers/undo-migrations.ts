@@ -62,6 +62,10 @@ const UNDO: Record<string, (store: Store) => Promise<void>> = {
   },
   '0028': async (store) => store.db.schema.dropTable('entry_deps').execute(),
   '0029': async (store) => store.db.schema.alterTable('tokens').dropColumn('server_side').execute(),
+  '0030': async (store) => {
+    await store.db.schema.dropIndex('submissions_addresses_unindexed').execute();
+    await store.db.schema.alterTable('submissions').dropColumn('addresses_indexed').execute();
+  },
 };
 
 /** Undoes every migration from `first` (e.g. `'0019'`) on, newest first, and forgets that they ran. */

@@ -94,6 +94,19 @@ function composed(msg: MailMessage): SendMailOptions {
 /** SMTP_CONNECTIONS' default: enough to keep up with a burst, few enough for any relay's per-client limit. */
 export const DEFAULT_SMTP_CONNECTIONS = 5;
 
+/**
+ * The SMTP pools this process opened. Their connections stay open until the socket's idle timeout after a message,
+ * which kept a stopping process alive for 20 s after its last mail (past Docker's 10 s grace): shutdown closes
+ * them all here, whoever made them (`closeSmtpPools`).
+ */
+const openPools = new Set<{ close(): void }>();
+
+/** Closes every SMTP pool of this process (at shutdown: a message in flight fails and its job is retried later). */
+export function closeSmtpPools(): void {
+  for (const pool of openPools) pool.close();
+  openPools.clear();
+}
+
 function smtpMailer(smtpUrl: string, maxConnections: number): Mailer {
   // Pooled: up to `maxConnections` connections, each carrying many messages (a new TLS handshake per message
   // made a burst of 200 submissions arrive 15–30 s late). An idle connection is closed by the socket timeout, so
@@ -107,6 +120,7 @@ function smtpMailer(smtpUrl: string, maxConnections: number): Mailer {
     disableFileAccess: true,
     disableUrlAccess: true,
   });
+  openPools.add(transport);
   return {
     async send(msg) {
       try {
@@ -117,6 +131,7 @@ function smtpMailer(smtpUrl: string, maxConnections: number): Mailer {
       }
     },
     async close() {
+      openPools.delete(transport);
       transport.close();
     },
   };

@@ -125,8 +125,11 @@ interface StoredRow {
   created_at: string;
 }
 
-/** A page of a space's submissions, oldest first (the oldest keeps a normalized uniqueField key when two share it). */
-async function submissionsAfter(
+/**
+ * A page of a space's submissions stored without their addresses, oldest first (the oldest keeps a normalized
+ * uniqueField key when two share it).
+ */
+async function unindexedAfter(
   tx: Transaction<Database>,
   spaceId: string,
   after: StoredRow | null,
@@ -135,6 +138,7 @@ async function submissionsAfter(
     .selectFrom('submissions')
     .select(['id', 'form_key', 'values', 'unique_key', 'created_at'])
     .where('space_id', '=', spaceId)
+    .where('addresses_indexed', 'is', null)
     .$if(after !== null, (q) =>
       q.where((eb) =>
         eb.or([
@@ -157,24 +161,29 @@ function membersOf(values: unknown): Readonly<Record<string, unknown>> {
 }
 
 /**
- * Writes the addresses of submissions stored before migration 0020, as erase found them then: the values of every
+ * Writes the addresses of submissions stored without them: those stored before migration 0020, and those an older
+ * binary stores while a newer one already migrated the store (a rolling upgrade), which is why it runs at every
+ * start and not once. Found by their null `addresses_indexed` (migration 0030), marked when done, so a start with
+ * nothing to fix reads one empty index range. Addresses are read as erase found them then: the values of every
  * email field the form has had (any value that is an address, for a form of which no definition is kept), and the
  * uniqueField copy. Normalizes their uniqueField keys as new submissions' are; a key another submission of the form
- * already holds normalized (a duplicate kept before addresses were normalized) stays as it was, so the unique index holds. Running
- * it again changes nothing.
+ * already holds normalized (a duplicate kept before addresses were normalized) stays as it was, so the unique
+ * index holds. Running it again changes nothing. Returns how many submissions it marked.
  */
-async function backfillAddresses(tx: Transaction<Database>, dialect: StoreDialect): Promise<void> {
+async function backfillAddresses(tx: Transaction<Database>, dialect: StoreDialect): Promise<number> {
   const spaces = await tx
     .selectFrom('submissions')
     .select('space_id')
+    .where('addresses_indexed', 'is', null)
     .distinct()
     .orderBy('space_id')
     .execute();
+  let marked = 0;
   for (const { space_id: spaceId } of spaces) {
     const fields = await emailFieldsByForm(tx, dialect, spaceId);
     let last: StoredRow | null = null;
     for (;;) {
-      const rows = await submissionsAfter(tx, spaceId, last);
+      const rows = await unindexedAfter(tx, spaceId, last);
       last = rows[rows.length - 1] ?? null;
       if (last === null) break;
       const found: AddressRow[] = [];
@@ -191,8 +200,19 @@ async function backfillAddresses(tx: Transaction<Database>, dialect: StoreDialec
           found.push({ submission_id: row.id, space_id: spaceId, address });
       }
       await insertAddresses(tx, found);
+      await tx
+        .updateTable('submissions')
+        .set({ addresses_indexed: 1 })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+      marked += rows.length;
     }
   }
+  return marked;
 }
 
 /** Sets a submission's uniqueField key to its normalized form, unless another submission of the form has it. */
@@ -217,5 +237,8 @@ async function normalizeUniqueKey(
 export const SUBMISSION_ADDRESSES_REINDEX: ReindexStep = {
   step: 'submission-addresses',
   version: 1,
-  run: backfillAddresses,
+  async run(tx, dialect) {
+    await backfillAddresses(tx, dialect);
+  },
+  repair: backfillAddresses,
 };

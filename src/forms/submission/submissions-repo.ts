@@ -95,6 +95,8 @@ export async function insertSubmission(
       delete_after: s.deleteAfter,
       form_cv: s.formCv ?? null,
       search_text: searchTextOf(s.values),
+      // Both callers write its addresses in this transaction; a row left null is one an older binary stored.
+      addresses_indexed: 1,
     })
     .execute();
   await insertChosenOptions(db, s, fields);

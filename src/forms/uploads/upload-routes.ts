@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { rejectUnknown } from '../../delivery/params.js';
 import { invalidBody, unsupportedMediaType } from '../../errors/errors.js';
+import { redactUrl } from '../../lib/redact-url.js';
 import { abortDetails, clientWentAway } from '../../lib/client-abort.js';
 import { multipartFailure, multipartParts } from '../../lib/multipart-parts.js';
 import { MAX_FILE_BYTES, type UploadDeps, receiveUpload } from './receive-upload.js';
@@ -64,7 +65,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: UploadRouteOption
   app.setErrorHandler((err: FastifyError, request) => {
     if (clientWentAway(request, err)) {
       // A visitor who cancels an upload is no failure of ours: no stack, no error line (the bytes are discarded).
-      request.log.info({ url: request.url, ...abortDetails(err) }, 'upload aborted by the client');
+      request.log.info({ url: redactUrl(request.url), ...abortDetails(err) }, 'upload aborted by the client');
       throw invalidBody('The upload was aborted.');
     }
     const code = typeof err.code === 'string' ? err.code : '';

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Engine, StoreDialect } from '../dialect/dialect.js';
 import { up0001Initial } from './0001-initial.js';
 import { up0002Outbox } from './0002-outbox.js';
@@ -26,6 +26,7 @@ import { up0023FormDrafts } from './0023-form-drafts.js';
 import { up0027InboxPeople } from './0027-inbox-people.js';
 import { up0028EntryDeps } from './0028-entry-deps.js';
 import { up0029ServerSideTokens } from './0029-server-side-tokens.js';
+import { up0030SubmissionAddressMarks } from './0030-submission-address-marks.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
 type Up = (db: Kysely<unknown>, engine: Engine) => Promise<void>;
@@ -62,9 +63,52 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0027-inbox-people', up0027InboxPeople],
   ['0028-entry-deps', up0028EntryDeps],
   ['0029-server-side-tokens', up0029ServerSideTokens],
+  ['0030-submission-address-marks', up0030SubmissionAddressMarks],
 ];
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<void> {
+/** The migrations this binary knows, by name. */
+const KNOWN = new Set(MIGRATIONS.map(([name]) => name));
+
+/** The newest migration this binary knows: what `folio migrate` and the version line report. */
+export const LATEST_MIGRATION = MIGRATIONS[MIGRATIONS.length - 1]?.[0] ?? '';
+
+/**
+ * A binary older than its store: a newer Folio ran migrations this one does not know, so this one would write rows
+ * without what the newer code derives (erase would miss them). Kysely itself calls this "corrupted migrations".
+ */
+export class StoreNewerError extends Error {
+  constructor(readonly unknown: readonly string[]) {
+    super(
+      `This store was migrated by a newer Folio (migrations ${unknown.join(', ')}; this binary knows up to ${LATEST_MIGRATION}); run that version or newer.`,
+    );
+    this.name = 'StoreNewerError';
+  }
+}
+
+/**
+ * The migrations recorded in the store that this binary does not know (none on a store never migrated). Cheap:
+ * one small query, so a running instance can ask at every cv poll (src/cluster/cv-fanout.ts).
+ */
+export async function unknownMigrations(db: Kysely<unknown>): Promise<string[]> {
+  let names: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from folio_migration`.execute(db);
+    names = rows.map((r) => r.name);
+  } catch (err) {
+    // No table yet: a store never migrated. Anything else (the store unreachable) is the caller's to see.
+    if (/folio_migration/.test((err as Error).message)) return [];
+    throw err;
+  }
+  return names.filter((n) => !KNOWN.has(n)).sort();
+}
+
+/**
+ * Brings the schema up to date and returns the names of the migrations it applied (none: it was). Refuses a store
+ * a newer binary migrated (`StoreNewerError`) before touching it.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<string[]> {
+  const newer = await unknownMigrations(db);
+  if (newer.length > 0) throw new StoreNewerError(newer);
   const migrations: Record<string, Migration> = {};
   for (const [name, up] of MIGRATIONS)
     migrations[name] = { up: (d: Kysely<unknown>) => up(d, dialect.engine) };
@@ -81,7 +125,11 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
+    // A newer binary may have migrated between the check above and the migrator's lock.
+    const raced = await unknownMigrations(db).catch(() => []);
+    if (raced.length > 0) throw new StoreNewerError(raced);
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${(error as Error).message}`, { cause: error });
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
