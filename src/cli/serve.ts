@@ -105,9 +105,15 @@ function printBanner(config: Config, port: number, demo: DemoState | null, worke
   const base = process.env.PUBLIC_URL
     ? config.publicUrl
     : `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  // One write: whoever waits for the serving line (a supervisor, a test) reads the demo's line with it.
   if (demo?.created) console.log(demoBanner(base, demo.tokens));
-  else console.log(`Folio is serving ${base} (store: ${config.store.engine}).`);
-  if (demo && !demo.created) console.log(demoKeptLine(demo.tokens.spaceId, config.dataDir));
+  else
+    console.log(
+      [
+        `Folio is serving ${base} (store: ${config.store.engine}).`,
+        ...(demo ? [demoKeptLine(demo.tokens.spaceId, config.dataDir)] : []),
+      ].join('\n'),
+    );
   if (workers !== null) console.log(workers);
   // The forms inbox for people, signed in with a management token.
   console.log(`Inbox: ${base}/inbox/ (sign in with a management token).`);
