@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * The JavaScript and TypeScript snippets of README.md, client/README.md and docs/*.md. A snippet that cannot run
- * on its own against the demo space has `<!-- snippet: compile-only (why) -->` on the line before its fence: it is
+ * on its own against the demo space has `<!-- snippet: compile-only (why) -->` just before its fence: it is
  * then only compiled.
  */
 
@@ -36,7 +36,12 @@ export function snippetsOf(file: string): Snippet[] {
   for (let m = fence.exec(text); m !== null; m = fence.exec(text)) {
     const before = text.slice(0, m.index).split('\n');
     const line = before.length;
-    const marker = MARKER.exec(before[before.length - 2] ?? '');
+    // The marker is the last non-blank line before the fence (Prettier puts a blank line between them).
+    const previous = before
+      .slice(0, -1)
+      .reverse()
+      .find((l) => l.trim() !== '');
+    const marker = MARKER.exec(previous ?? '');
     out.push({
       name: `${file}:${line}`,
       lang: m[1] === 'js' ? 'js' : 'ts',
