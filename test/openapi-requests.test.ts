@@ -21,6 +21,8 @@ interface Param {
 }
 interface Operation {
   path: string;
+  /** A management read (`/v1/spaces/<spaceId>/…`, a management token), else a delivery read (a preview token). */
+  management: boolean;
   parameters: Param[];
 }
 
@@ -44,6 +46,22 @@ const KEYS: [RegExp, string][] = [
 /** A saved draft of a form: an id of none answers 404, which is all a query string can be checked against. */
 const DRAFT_ID = /\/drafts\/\{id\}$/;
 
+/** The operation's path with the demo's values, or null when one of its path parameters has none. */
+function pathOf(op: { path: string }): string | null {
+  let missing = false;
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const value =
+      name === 'key'
+        ? KEYS.find(([re]) => re.test(op.path))?.[1]
+        : name === 'id' && DRAFT_ID.test(op.path)
+          ? 'fdr_none'
+          : PATH_VALUES[name];
+    if (value === undefined) missing = true;
+    return value ?? '';
+  });
+  return missing ? null : path;
+}
+
 /** Query parameters an operation needs, with a value that passes (search needs its text). */
 const REQUIRED: Record<string, Record<string, string>> = { '/v1/{spaceId}/search': { q: 'folio' } };
 
@@ -51,7 +69,10 @@ const REQUIRED: Record<string, Record<string, string>> = { '/v1/{spaceId}/search
 const closed = (s: Json): boolean => Array.isArray(s.enum) || s.type === 'integer';
 /** A schema that says something a value can break. */
 const constrained = (s: Json): boolean =>
-  closed(s) || typeof s.pattern === 'string' || typeof s.minLength === 'number';
+  closed(s) ||
+  typeof s.pattern === 'string' ||
+  typeof s.minLength === 'number' ||
+  typeof s.maxLength === 'number';
 
 function valid(name: string, s: Json, cv: number): fc.Arbitrary<string> {
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum.map(String));
@@ -77,6 +98,7 @@ function invalid(s: Json): fc.Arbitrary<string> {
     tries.push(fc.string().filter((v) => !re.test(v)));
   }
   if (typeof s.minLength === 'number' && s.minLength > 0) tries.push(fc.constant(''));
+  if (typeof s.maxLength === 'number') tries.push(fc.constant('x'.repeat(s.maxLength + 1)));
   return fc.oneof(...tries);
 }
 
@@ -93,7 +115,7 @@ function queryString(values: Record<string, string>): string {
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
 
-describe('requests generated from the OpenAPI document (GET delivery operations and images)', () => {
+describe('requests generated from the OpenAPI document (GET delivery reads, images, management reads)', () => {
   let demo: DemoApp;
   let operations: Operation[];
   let cv: number;
@@ -109,9 +131,11 @@ describe('requests generated from the OpenAPI document (GET delivery operations 
     operations = Object.entries(paths).flatMap(([path, item]) => {
       const get = isObj(item) && isObj(item.get) ? item.get : undefined;
       const tags = Array.isArray(get?.tags) ? get.tags : [];
-      // Delivery reads and the asset files (derived images) under /v1/<spaceId>.
-      const read = tags.includes('delivery') || tags.includes('assets');
-      if (get === undefined || !read || !path.startsWith('/v1/{spaceId}/')) return [];
+      // Delivery reads and the asset files (derived images) under /v1/<spaceId>; the management API's reads.
+      const read =
+        (tags.includes('delivery') || tags.includes('assets')) && path.startsWith('/v1/{spaceId}/');
+      const management = path.startsWith('/v1/spaces/{spaceId}/');
+      if (get === undefined || !(read || management)) return [];
       const parameters = (Array.isArray(get.parameters) ? get.parameters : [])
         .filter(isObj)
         .map((p): Param => ({
@@ -120,7 +144,9 @@ describe('requests generated from the OpenAPI document (GET delivery operations 
           required: p.required === true,
           ...(isObj(p.schema) ? { schema: p.schema } : {}),
         }));
-      return [{ path, parameters }];
+      const op = { path, management, parameters };
+      // A management read of something the demo has no id for (a submission, a file) is left out.
+      return management && pathOf(op) === null ? [] : [op];
     });
     const status: unknown = (await demo.get('/status')).body;
     cv = isObj(status) && typeof status.cv === 'number' ? status.cv : 1;
@@ -130,23 +156,20 @@ describe('requests generated from the OpenAPI document (GET delivery operations 
   });
 
   const urlOf = (op: Operation, query: Record<string, string>): string => {
-    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-      const value =
-        name === 'key'
-          ? KEYS.find(([re]) => re.test(op.path))?.[1]
-          : name === 'id' && DRAFT_ID.test(op.path)
-            ? 'fdr_none'
-            : PATH_VALUES[name];
-      if (value === undefined) throw new Error(`no value for {${name}} of ${op.path}`);
-      return value;
-    });
+    const path = pathOf(op);
+    if (path === null) throw new Error(`no values for the path parameters of ${op.path}`);
     return `${path}${queryString({ ...REQUIRED[op.path], ...query })}`;
   };
-  const send = (url: string) =>
-    demo.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${TOKENS.preview}` } });
+  const send = (op: Operation, url: string) =>
+    demo.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${op.management ? TOKENS.management : TOKENS.preview}` },
+    });
 
-  it('covers every GET delivery operation', () => {
-    expect(operations.length).toBeGreaterThanOrEqual(12);
+  it('covers every GET delivery operation and the management reads of the demo', () => {
+    expect(operations.filter((op) => !op.management).length).toBeGreaterThanOrEqual(18);
+    expect(operations.filter((op) => op.management).length).toBeGreaterThanOrEqual(10);
   });
 
   it('schema-valid query strings pass the parameter checks', async () => {
@@ -167,7 +190,7 @@ describe('requests generated from the OpenAPI document (GET delivery operations 
           if (query.since !== undefined && query.cv !== undefined && +query.since > +query.cv)
             [query.since, query.cv] = [query.cv, query.since];
           const url = urlOf(op, query);
-          const res = await send(url);
+          const res = await send(op, url);
           seen.push(`${op.path} ${res.statusCode}`);
           expect({
             url,
@@ -193,7 +216,7 @@ describe('requests generated from the OpenAPI document (GET delivery operations 
           fc.constantFrom(...params).chain((p) => invalid(p.schema ?? {}).map((v) => ({ [p.name]: v }))),
           async (query) => {
             const url = urlOf(op, query);
-            const res = await send(url);
+            const res = await send(op, url);
             seen.push(`${op.path} ${res.statusCode}`);
             expect({
               url,
