@@ -21,6 +21,13 @@ export const documentOnly: FastifySchemaCompiler<unknown> = () => () => true;
 /** A key of a content type, global, menu, option list, form or field (src/lib/problems.ts KEY). */
 export const KEY_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
 
+/**
+ * A comma list of keys (`keys` of /globals and /menus): blanks around them and empty items are ignored, but it
+ * names at least one; a key that is not one (else 404) is stated by the pattern.
+ */
+export const KEY_LIST_PATTERN =
+  '^[\\s,]*[A-Za-z][A-Za-z0-9_-]{0,63}(\\s*,[\\s,]*[A-Za-z][A-Za-z0-9_-]{0,63})*[\\s,]*$';
+
 /** `$id` of the error envelope (spec 7.1), added once with `app.addSchema` (src/server/openapi.ts). */
 export const ERROR_SCHEMA_ID = 'FolioError';
 
