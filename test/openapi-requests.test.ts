@@ -172,6 +172,17 @@ describe('requests generated from the OpenAPI document (GET delivery reads, imag
     expect(operations.filter((op) => op.management).length).toBeGreaterThanOrEqual(10);
   });
 
+  it('an operation that answers without credentials says so (`{}` in its security)', async () => {
+    // Signing out of the inbox without a session ends nothing and answers 200.
+    const res = await demo.app.inject({ method: 'DELETE', url: '/inbox/session' });
+    expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 200, body: { signedOut: false } });
+    const doc: unknown = (await demo.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const op =
+      isObj(doc) && isObj(doc.paths) && isObj(doc.paths['/inbox/session']) ? doc.paths['/inbox/session'] : {};
+    const security = isObj(op.delete) && Array.isArray(op.delete.security) ? op.delete.security : [];
+    expect(security).toContainEqual({});
+  });
+
   it('schema-valid query strings pass the parameter checks', async () => {
     const seen: string[] = [];
     for (const op of operations) {
