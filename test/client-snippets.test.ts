@@ -1,28 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateTypes } from '../client/src/codegen/generate.js';
 import type { ContentTypeDef } from '../src/content/model.js';
 import { modelTypes } from '../src/delivery/content-model.js';
+import { allSnippets, ROOT } from './helpers/snippets.js';
 import { removeTempDirs, tempDir } from './helpers/temp-dirs.js';
 
 /**
  * Every TypeScript snippet (```ts) of README.md, client/README.md and docs/*.md compiles under
- * `tsc --strict` against the built package (client/dist, `npm run build`), each as a module of its own. The
- * names snippets take as given (a client, a token, the page's helpers) are declared once in globals.d.ts.
+ * `tsc --strict` against the built package (client/dist, `npm run build`), each as a module of its own, and
+ * every JavaScript one (```js) parses as an ES module. The names snippets take as given (a client, a token, the
+ * page's helpers) are declared once in globals.d.ts. test/client-snippets-run.test.ts runs them.
  */
 
-const ROOT = join(import.meta.dirname, '..');
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const DOCS = [
-  'README.md',
-  'client/README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-];
 
 const GLOBALS = `
 type Client = import('@folio/client').FolioClient;
@@ -54,17 +49,6 @@ declare module 'next/headers' {
 }
 `;
 
-function snippets(file: string): { name: string; code: string }[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const out: { name: string; code: string }[] = [];
-  const fence = /^```ts\n([\s\S]*?)^```$/gm;
-  for (let m = fence.exec(text); m !== null; m = fence.exec(text)) {
-    const line = text.slice(0, m.index).split('\n').length;
-    out.push({ name: `${file}:${line}`, code: m[1] ?? '' });
-  }
-  return out;
-}
-
 describe('README and docs snippets', () => {
   afterAll(() => removeTempDirs());
 
@@ -83,7 +67,7 @@ describe('README and docs snippets', () => {
       join(project, 'folio-types.ts'),
       generateTypes({ types: modelTypes(bundle.types), lists: { categories } }),
     );
-    const all = DOCS.flatMap(snippets);
+    const all = allSnippets().filter((s) => s.lang === 'ts');
     const names = new Map<string, string>();
     all.forEach(({ name, code }, i) => {
       const file = `snippet-${i}.ts`;
@@ -117,5 +101,66 @@ describe('README and docs snippets', () => {
     // Name the snippet (file and line of its fence) instead of the temporary file.
     const named = errors.replace(/snippet-\d+\.ts/g, (f) => names.get(f) ?? f);
     expect(named).toBe('');
+  });
+
+  it('JavaScript snippets parse as ES modules', () => {
+    const project = tempDir('folio-snippets-js-');
+    for (const [i, snippet] of allSnippets()
+      .filter((s) => s.lang === 'js')
+      .entries()) {
+      const file = join(project, `snippet-${i}.mjs`);
+      writeFileSync(file, snippet.code);
+      let errors = '';
+      try {
+        execFileSync(process.execPath, ['--check', file], { encoding: 'utf8', stdio: 'pipe' });
+      } catch (err) {
+        errors =
+          typeof err === 'object' && err !== null && 'stderr' in err ? String(err.stderr) : String(err);
+      }
+      expect({ snippet: snippet.name, errors }).toEqual({ snippet: snippet.name, errors: '' });
+    }
+  });
+});
+
+/** Sizes of the built package (client/dist, `npm run build`) as the docs quote them, in KB of 1024 bytes. */
+function builtKb(file: string): { minified: number; gzipped: number } {
+  const path = join(ROOT, 'client', 'dist', file);
+  return {
+    minified: statSync(path).size / 1024,
+    gzipped: gzipSync(readFileSync(path), { level: 9 }).length / 1024,
+  };
+}
+
+/** The numbers a pattern's groups capture in a doc; the doc must still say it. */
+function quoted(file: string, pattern: RegExp): number[] {
+  const match = pattern.exec(readFileSync(join(ROOT, file), 'utf8'));
+  if (match === null) throw new Error(`${file} no longer quotes ${String(pattern)}`);
+  return match.slice(1).map(Number);
+}
+
+describe('sizes quoted in the docs', () => {
+  it('are the built files', () => {
+    const enhance = builtKb('enhance.js');
+    const css = builtKb('forms.css');
+    const [readmeGzip, readmeMin] = quoted(
+      'README.md',
+      /`client\/dist\/enhance\.js`, \*\*([\d.]+) KB\s+gzipped\*\*, ([\d.]+) KB minified/,
+    );
+    const [rendererMin, rendererGzip] = quoted(
+      'docs/forms-renderer.md',
+      /\*\*([\d.]+) KB, ([\d.]+) KB gzipped\*\*/,
+    );
+    const [readmeCss] = quoted(
+      'README.md',
+      /`@folio\/client\/forms\.css` is a default stylesheet \(([\d.]+) KB gzipped\)/,
+    );
+    const near = (doc: number | undefined, built: number) => Math.abs((doc ?? NaN) - built) <= 0.1;
+    expect({
+      readmeGzip: near(readmeGzip, enhance.gzipped),
+      readmeMin: near(readmeMin, enhance.minified),
+      rendererGzip: near(rendererGzip, enhance.gzipped),
+      rendererMin: near(rendererMin, enhance.minified),
+      readmeCss: near(readmeCss, css.gzipped),
+    }).toEqual({ readmeGzip: true, readmeMin: true, rendererGzip: true, rendererMin: true, readmeCss: true });
   });
 });

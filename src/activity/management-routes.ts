@@ -5,7 +5,7 @@ import type { AppServices } from '../app/services.js';
 import { invalidQuery } from '../errors/errors.js';
 import { ACTIVITY_ACTIONS, listActivity } from './activity-repo.js';
 import { actorNames } from './actor-names.js';
-import { json, managementOperation, object, queryParams, S } from '../lib/api-schema.js';
+import { json, managementOperation, object, Q, queryParams, S } from '../lib/api-schema.js';
 import { SPACE } from '../lib/management-responses.js';
 
 const activitySchema = managementOperation(
@@ -15,9 +15,9 @@ const activitySchema = managementOperation(
       'Needs `tokens.admin`. Form, token and webhook endpoint changes, submission exports and downloads, erasures: counts and names, never values, addresses, token values or secrets.',
     params: SPACE,
     querystring: queryParams({
-      limit: '1 to 200 (default 50).',
+      limit: Q.int(1, 200, '1 to 200 (default 50).'),
       cursor: '`nextCursor` of the previous page.',
-      action: `Only this action: ${ACTIVITY_ACTIONS.join(', ')}.`,
+      action: Q.oneOf(ACTIVITY_ACTIONS, `Only this action: ${ACTIVITY_ACTIONS.join(', ')}.`),
     }),
     response: {
       200: json(

@@ -26,7 +26,7 @@ import {
   statusBody,
 } from './schemas.js';
 import { searchStatus } from './search-status.js';
-import { deliveryRead, pathParams, queryParams, SPACE_ID } from '../lib/api-schema.js';
+import { deliveryRead, KEY_LIST_PATTERN, pathParams, Q, queryParams, SPACE_ID } from '../lib/api-schema.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -186,7 +186,10 @@ export async function deliveryRoutes(app: FastifyInstance, opts: { services: App
       params: SPACE_PARAMS,
       querystring: queryParams({
         ...COMMON_QUERY,
-        keys: 'Comma-separated global keys, at most 20, each with a published entry (else 404 naming it); without it every published global.',
+        keys: Q.pattern(
+          KEY_LIST_PATTERN,
+          'Comma-separated global keys, at most 20, each with a published entry (else 404 naming it); without it every published global.',
+        ),
       }),
       response: { 200: deliveryJson('The globals by key.', globalsBody), 304: NOT_MODIFIED },
     });

@@ -9,6 +9,7 @@ import {
   noBody,
   object,
   pathParams,
+  Q,
   queryParams,
   S,
   SPACE_ID,
@@ -23,9 +24,19 @@ export const COMMON_QUERY = {
     'Comma-separated reference field keys: referenced entries go to `included.entries`, following the same keys to any depth (at most 5,000).',
   fields:
     'Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole).',
-  cv: 'A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.',
-  draft: '`1` (preview tokens only): drafts of every entry, never-published ones included.',
-  release: "`rel_…` (preview tokens only): published content with the release's entries in place.",
+  cv: Q.int(
+    1,
+    9_999_999_999,
+    'A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.',
+  ),
+  draft: Q.oneOf(
+    ['1', 'true', '0', 'false'],
+    '`1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.',
+  ),
+  release: Q.pattern(
+    '^rel_[A-Za-z0-9_-]{1,64}$',
+    "`rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.",
+  ),
 } as const;
 
 /** Only the locale and a pinned cv (forms, redirects). */

@@ -18,6 +18,16 @@ import { ERROR_CODES, type ErrorCode } from '../errors/errors.js';
 /** A schema that is never compiled into a validator: every value passes, untouched (no coercion, no defaults). */
 export const documentOnly: FastifySchemaCompiler<unknown> = () => () => true;
 
+/** A key of a content type, global, menu, option list, form or field (src/lib/problems.ts KEY). */
+export const KEY_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
+
+/**
+ * A comma list of keys (`keys` of /globals and /menus): blanks around them and empty items are ignored, but it
+ * names at least one; a key that is not one (else 404) is stated by the pattern.
+ */
+export const KEY_LIST_PATTERN =
+  '^[\\s,]*[A-Za-z][A-Za-z0-9_-]{0,63}(\\s*,[\\s,]*[A-Za-z][A-Za-z0-9_-]{0,63})*[\\s,]*$';
+
 /** `$id` of the error envelope (spec 7.1), added once with `app.addSchema` (src/server/openapi.ts). */
 export const ERROR_SCHEMA_ID = 'FolioError';
 
@@ -154,32 +164,66 @@ const text = (description: string) => ({ type: 'string', description });
 
 /**
  * Path parameters: strings, described (checked by the routes: an unknown id is 404). `*` is the wildcard of
- * `/entries/by-path/*`, documented as `{path}`.
+ * `/entries/by-path/*`, documented as `{path}`. A `key` (of a global, menu, option list or form) is a key as
+ * the content model allows it: any other is 404, since no such thing can exist.
  */
 export function pathParams(params: Record<string, string>) {
   return {
     type: 'object',
     required: Object.keys(params),
-    properties: Object.fromEntries(Object.entries(params).map(([name, d]) => [name, text(d)])),
+    properties: Object.fromEntries(
+      Object.entries(params).map(([name, d]) => [
+        name,
+        name === 'key' ? { ...text(d), pattern: KEY_PATTERN } : text(d),
+      ]),
+    ),
   };
 }
 
 /** Query parameters that are whole numbers wherever they appear: a cv, a page size, a tree depth, a sync's start. */
 const INTEGER_QUERY = new Set(['cv', 'limit', 'depth', 'since']);
 
+/** A query parameter's schema: what the route checks by hand, stated so the document promises no more. */
+export interface QueryParam {
+  description: string;
+  type: 'string' | 'integer';
+  [constraint: string]: unknown;
+}
+
+/** Constraints of query parameters, each exactly what the route's own check accepts. */
+export const Q = {
+  /** A whole number written in decimal, from `minimum` to `maximum`. */
+  int: (minimum: number, maximum: number, description: string): QueryParam => ({
+    type: 'integer',
+    minimum,
+    maximum,
+    description,
+  }),
+  /** One of these words. */
+  oneOf: (values: readonly string[], description: string): QueryParam => ({
+    type: 'string',
+    enum: [...values],
+    description,
+  }),
+  /** A string the pattern matches (ECMAScript syntax, anchored where the check is). */
+  pattern: (pattern: string, description: string): QueryParam => ({ type: 'string', pattern, description }),
+  /** A string that must not be empty. */
+  nonEmpty: (description: string): QueryParam => ({ type: 'string', minLength: 1, description }),
+} as const;
+
 /**
- * A query string, documented only: every parameter a string (whole numbers an integer), none required, anything
- * else allowed by the schema (the route answers unknown, repeated or malformed parameters with 400
- * `invalid_query` itself, and filters are dynamic).
+ * A query string, documented only: every parameter a string (whole numbers an integer) unless given its own
+ * schema (`Q`), none required, anything else allowed by the schema (the route answers unknown, repeated or
+ * malformed parameters with 400 `invalid_query` itself, and filters are dynamic).
  */
-export function queryParams(params: Record<string, string>) {
+export function queryParams(params: Record<string, string | QueryParam>) {
   return {
     type: 'object',
     additionalProperties: true,
     properties: Object.fromEntries(
       Object.entries(params).map(([name, d]) => [
         name,
-        INTEGER_QUERY.has(name) ? { type: 'integer', description: d } : text(d),
+        typeof d !== 'string' ? d : INTEGER_QUERY.has(name) ? { type: 'integer', description: d } : text(d),
       ]),
     ),
   };

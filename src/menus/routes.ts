@@ -6,7 +6,7 @@ import type { AppServices } from '../app/services.js';
 import { menuByKey, menusByKeys } from './menus-service.js';
 import type { DeliveredMenu, DeliveredMenuItem } from './render-menu.js';
 import { deliveryJson, NOT_MODIFIED, SPACE_PARAMS, VIEW_QUERY } from '../delivery/schemas.js';
-import { deliveryRead, pathParams, queryParams, SPACE_ID } from '../lib/api-schema.js';
+import { deliveryRead, KEY_LIST_PATTERN, pathParams, Q, queryParams, SPACE_ID } from '../lib/api-schema.js';
 import { menuBody, menusBody } from './schemas.js';
 
 type Params = { spaceId: string };
@@ -64,7 +64,10 @@ export async function menuRoutes(app: FastifyInstance, opts: { services: AppServ
     params: SPACE_PARAMS,
     querystring: queryParams({
       ...VIEW_QUERY,
-      keys: 'Comma-separated menu keys, at most 50, each must exist (else 404); all menus when omitted.',
+      keys: Q.pattern(
+        KEY_LIST_PATTERN,
+        'Comma-separated menu keys, at most 50, each must exist (else 404); all menus when omitted.',
+      ),
     }),
     response: { 200: deliveryJson('The menus by key.', menusBody), 304: NOT_MODIFIED },
   });

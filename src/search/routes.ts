@@ -13,7 +13,7 @@ import {
   NOT_MODIFIED,
   SPACE_PARAMS,
 } from '../delivery/schemas.js';
-import { deliveryRead, json, object, queryParams, S } from '../lib/api-schema.js';
+import { deliveryRead, json, KEY_PATTERN, object, Q, queryParams, S } from '../lib/api-schema.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -26,10 +26,10 @@ const searchSchema = deliveryRead({
   tags: ['delivery', 'search'],
   params: SPACE_PARAMS,
   querystring: queryParams({
-    q: 'The text, 1 to 500 characters after trimming (required).',
+    q: { ...Q.pattern('\\S', 'The text, 1 to 500 characters after trimming (required).'), minLength: 1 },
     locale: 'Searches the text the locale delivers; default: the default locale.',
-    type: 'Only entries of this page or collection type.',
-    limit: '1 to 20 (default 10).',
+    type: Q.pattern(KEY_PATTERN, 'Only entries of this page or collection type (another: 400).'),
+    limit: Q.int(1, 20, '1 to 20 (default 10).'),
     cv: COMMON_QUERY.cv,
     include: COMMON_QUERY.include,
     fields: COMMON_QUERY.fields,

@@ -29,18 +29,22 @@ export function operationIdOf(method: string, path: string): string {
   return `${method}${parts.join('') || 'Root'}`;
 }
 
-/** Constraints and an example per shared parameter name (`in` where it matters). */
+/**
+ * Constraints and an example per shared parameter name (`in` where it matters). A route's own schema wins: a page
+ * size's maximum, the values `draft` takes and the like differ by route and are stated beside it (`Q` of
+ * src/lib/api-schema.ts); these fill in what every route means by the name.
+ */
 const PARAMETERS: Record<string, { in?: string; schema: Json; example: unknown }> = {
   spaceId: { in: 'path', schema: { type: 'string', pattern: '^spc_[A-Za-z0-9_]+$' }, example: 'spc_demo' },
-  cv: { schema: { type: 'integer', minimum: 1 }, example: 42 },
+  cv: { schema: { type: 'integer', minimum: 1, maximum: 9_999_999_999 }, example: 42 },
   since: { schema: { type: 'integer', minimum: 0 }, example: 41 },
-  limit: { schema: { type: 'integer', minimum: 1, maximum: 1000 }, example: 25 },
+  limit: { schema: { type: 'integer', minimum: 1 }, example: 10 },
   depth: { schema: { type: 'integer', minimum: 1, maximum: 10 }, example: 3 },
   // A locale of the space (GET /status lists them); BCP 47-like codes.
   locale: { schema: { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' }, example: 'de' },
-  draft: { schema: { type: 'string', enum: ['1'] }, example: '1' },
+  draft: { schema: { type: 'string' }, example: '1' },
   full: { schema: { type: 'string', enum: ['0', '1'] }, example: '1' },
-  release: { schema: { type: 'string', pattern: '^rel_' }, example: 'rel_spring' },
+  release: { schema: { type: 'string' }, example: 'rel_spring' },
   id: { in: 'path', schema: { type: 'string', minLength: 1 }, example: 'ent_about' },
   key: { in: 'path', schema: { type: 'string', minLength: 1 }, example: 'contact' },
   path: { in: 'path', schema: { type: 'string' }, example: 'blog/hello-world' },
@@ -51,7 +55,7 @@ function constrain(param: Json): void {
   const rule = Object.hasOwn(PARAMETERS, name) ? PARAMETERS[name] : undefined;
   if (rule === undefined || (rule.in !== undefined && rule.in !== param.in)) return;
   const schema = isObj(param.schema) ? param.schema : {};
-  param.schema = { ...schema, ...rule.schema };
+  param.schema = { ...rule.schema, ...schema };
   param.example ??= rule.example;
 }
 

@@ -1,6 +1,6 @@
 /** `GET /sync`'s answer (docs/api.md "Sync"), for the OpenAPI document (src/lib/api-schema.ts). */
 import { deliveredEntry, included } from '../delivery/schemas.js';
-import { object, S } from '../lib/api-schema.js';
+import { object, Q, S } from '../lib/api-schema.js';
 
 const kind = {
   type: 'string',
@@ -10,10 +10,17 @@ const kind = {
 };
 
 export const SYNC_QUERY = {
-  since:
-    'The cv of your last build (exclusive); omitted or `0`: everything visible now. Older than the kept history: 410 `cv_expired`.',
-  cv: 'Pin the end (default: the current cv).',
-  limit: 'Documents per page, 1 to 1000 (default 100); an entry counts once whatever its locales.',
+  since: Q.int(
+    0,
+    9_999_999_999,
+    'The cv of your last build (exclusive); omitted or `0`: everything visible now. Ahead of the end cv: 400; older than the kept history: 410 `cv_expired`.',
+  ),
+  cv: Q.int(1, 9_999_999_999, 'Pin the end (default: the current cv); ahead of the current cv: 400.'),
+  limit: Q.int(
+    1,
+    1000,
+    'Documents per page, 1 to 1000 (default 100); an entry counts once whatever its locales.',
+  ),
   locale: "Only this locale's entry items (default: every locale of the space).",
   full: '`1`: entries in the `/entries` item shape (`entry`) in one locale, with `include` and `fields`, and `included`.',
   include:

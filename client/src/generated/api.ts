@@ -656,17 +656,17 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -857,17 +857,17 @@ export interface operations {
                 /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                 fields?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -1037,17 +1037,17 @@ export interface operations {
                 /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                 fields?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -1212,17 +1212,17 @@ export interface operations {
                 /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                 fields?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -1382,17 +1382,17 @@ export interface operations {
                 /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                 fields?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -1552,17 +1552,17 @@ export interface operations {
                 /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                 fields?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -1713,17 +1713,17 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Width, 1 to 3840, rounded up to 160, 320, 480, 640, 768, 1024, 1280, 1600, 1920, 2560, 3840; never above the source. */
-                w?: string;
+                w?: number;
                 /** @description Height, 1 to 3840; alone it becomes a width, with `w` it sets the aspect. */
-                h?: string;
+                h?: number;
                 /** @description Aspect ratio `W:H` (1 to 999 each), e.g. `16:9`; not with `h`. */
                 ar?: string;
                 /** @description `thumb`, `card`, `hero`, `og`, or a key of the space's `imagePresets`; not with `h` or `ar`. */
                 preset?: string;
                 /** @description Quality 1 to 100, snapped to the nearest of 25, 50, 60, 75, 80, 90, 100 (defaults AVIF 50, WebP 75, JPEG 80). */
-                q?: string;
+                q?: number;
                 /** @description `avif`, `webp`, `jpeg` or `png` instead of negotiating by `Accept`. */
-                fm?: string;
+                fm?: "avif" | "webp" | "jpeg" | "png";
                 /** @description A crop saved in content (from a delivered `url`), with `sig`. */
                 crop?: string;
                 /** @description The crop's signature (from a delivered `url`): a forged or missing one is 403 `forbidden`. */
@@ -1840,21 +1840,21 @@ export interface operations {
                 /** @description Comma-separated root field keys: only these in `entry.content.fields` (included entries stay whole). */
                 fields?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
-                /** @description One page or collection type key. */
+                /** @description One page or collection type key (another: 400). */
                 type?: string;
                 /** @description A folder path in the locale (`/blog`): entries below it at every depth, its start page included. */
                 under?: string;
@@ -1866,7 +1866,7 @@ export interface operations {
                 sort?: string;
                 /**
                  * @description Page size, 1 to 100 (default 25).
-                 * @example 25
+                 * @example 10
                  */
                 limit?: number;
                 /** @description `nextCursor` of the previous page, unchanged, with the same other parameters. */
@@ -2022,17 +2022,17 @@ export interface operations {
                  */
                 locale?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -2207,17 +2207,17 @@ export interface operations {
                  */
                 locale?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -2378,17 +2378,17 @@ export interface operations {
                  */
                 locale?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -2549,18 +2549,18 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The cv of your last build (exclusive); omitted or `0`: everything visible now. Older than the kept history: 410 `cv_expired`.
+                 * @description The cv of your last build (exclusive); omitted or `0`: everything visible now. Ahead of the end cv: 400; older than the kept history: 410 `cv_expired`.
                  * @example 41
                  */
                 since?: number;
                 /**
-                 * @description Pin the end (default: the current cv).
+                 * @description Pin the end (default: the current cv); ahead of the current cv: 400.
                  * @example 42
                  */
                 cv?: number;
                 /**
                  * @description Documents per page, 1 to 1000 (default 100); an entry counts once whatever its locales.
-                 * @example 25
+                 * @example 10
                  */
                 limit?: number;
                 /**
@@ -2793,15 +2793,15 @@ export interface operations {
                  * @example de
                  */
                 locale?: string;
-                /** @description Only entries of this page or collection type. */
+                /** @description Only entries of this page or collection type (another: 400). */
                 type?: string;
                 /**
                  * @description 1 to 20 (default 10).
-                 * @example 25
+                 * @example 10
                  */
                 limit?: number;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
@@ -2966,7 +2966,7 @@ export interface operations {
                  */
                 locale?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
@@ -3603,17 +3603,17 @@ export interface operations {
                  */
                 locale?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -3790,17 +3790,17 @@ export interface operations {
                  */
                 locale?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;
                 /**
-                 * @description `1` (preview tokens only): drafts of every entry, never-published ones included.
+                 * @description `1` or `true` (preview tokens only): drafts of every entry, never-published ones included; `0` or `false`: published content.
                  * @example 1
                  */
-                draft?: "1";
+                draft?: "1" | "true" | "0" | "false";
                 /**
-                 * @description `rel_…` (preview tokens only): published content with the release's entries in place.
+                 * @description `rel_…` (preview tokens only): published content with the release's entries in place. Not with `draft`.
                  * @example rel_spring
                  */
                 release?: string;
@@ -3977,7 +3977,7 @@ export interface operations {
                  */
                 locale?: string;
                 /**
-                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`.
+                 * @description A positive integer: pins a cache version (an immutable answer). Ahead of the current cv: 400; older than the kept history: 410 `cv_expired`. Not with `draft` or `release`.
                  * @example 42
                  */
                 cv?: number;

@@ -23,7 +23,15 @@ import {
   treeBody,
   VIEW_QUERY,
 } from '../schemas.js';
-import { deliveryRead, media, pathParams, queryParams, SPACE_ID } from '../../lib/api-schema.js';
+import {
+  deliveryRead,
+  KEY_PATTERN,
+  media,
+  pathParams,
+  Q,
+  queryParams,
+  SPACE_ID,
+} from '../../lib/api-schema.js';
 
 type Params = { spaceId: string };
 type Query = Record<string, unknown>;
@@ -57,13 +65,13 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
     params: SPACE_PARAMS,
     querystring: queryParams({
       ...COMMON_QUERY,
-      type: 'One page or collection type key.',
+      type: Q.pattern(KEY_PATTERN, 'One page or collection type key (another: 400).'),
       under:
         'A folder path in the locale (`/blog`): entries below it at every depth, its start page included.',
       tags: 'Comma-separated tags (at most 20), all on the entry.',
       search: 'Full text (its first 200 characters): every word must occur; ranked without `sort`.',
       sort: 'Up to 5 comma-separated keys of `publishedAt`, `firstPublishedAt`, `name`, `path`, `position`, `fields.<key>`; `-` descends. Default `-publishedAt`.',
-      limit: 'Page size, 1 to 100 (default 25).',
+      limit: Q.int(1, 100, 'Page size, 1 to 100 (default 25).'),
       cursor: '`nextCursor` of the previous page, unchanged, with the same other parameters.',
     }),
     response: { 200: deliveryJson('A page of entries.', entriesListBody), 304: NOT_MODIFIED },
@@ -100,7 +108,7 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
     querystring: queryParams({
       ...VIEW_QUERY,
       under: 'A folder path: the tree below it (400 when not a folder).',
-      depth: 'Levels, 1 to 10 (default 3).',
+      depth: Q.int(1, 10, 'Levels, 1 to 10 (default 3).'),
     }),
     response: { 200: deliveryJson('The tree.', treeBody), 304: NOT_MODIFIED },
   });

@@ -14,7 +14,7 @@ import { getSpace } from '../../store/spaces-repo.js';
 import { defaultLocale } from '../../content/locales.js';
 import { formChoiceKeys } from '../inbox/inbox.js';
 import { RunningExports } from './running-exports.js';
-import { media, queryParams } from '../../lib/api-schema.js';
+import { media, Q, queryParams } from '../../lib/api-schema.js';
 import { FIELD_FILTERS, INBOX_FILTERS, INBOX_PARAMS, inboxOperation } from '../inbox/schemas.js';
 
 const exportSchema = inboxOperation(
@@ -23,10 +23,15 @@ const exportSchema = inboxOperation(
     description: `Filtered like the inbox list (default: the inbox folder), oldest first, streamed; recorded in the activity log before the first byte. At most 3 at once per instance (a 4th: 429 with \`Retry-After: 10\`). A failure after the headers closes the connection without the end of the body. ${FIELD_FILTERS}`,
     params: INBOX_PARAMS,
     querystring: queryParams({
-      format: '`csv` (default), `xlsx` or `ndjson`.',
-      header:
+      format: Q.oneOf(EXPORT_FORMATS, '`csv` (default), `xlsx` or `ndjson`.'),
+      header: Q.oneOf(
+        ['labels', 'keys'],
         "CSV and XLSX: `labels` (default: headings, options, statuses and Yes/No in words, times in the space's zone) or `keys` (field keys and stored values, times in UTC).",
-      lang: "The words' language: `en`, `de`, `fr`, `it` or `es` (default: the space's default locale's, else `en`).",
+      ),
+      lang: Q.oneOf(
+        EXPORT_LANGS,
+        "The words' language: `en`, `de`, `fr`, `it` or `es` (default: the space's default locale's, else `en`).",
+      ),
       ...INBOX_FILTERS,
     }),
     response: {

@@ -19,7 +19,7 @@ import {
   requireForm,
   setRead,
 } from './inbox.js';
-import { BODY_ERRORS, json, object, queryParams } from '../../lib/api-schema.js';
+import { BODY_ERRORS, json, object, Q, queryParams } from '../../lib/api-schema.js';
 import {
   bulkBody,
   bulkResult,
@@ -84,8 +84,11 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
       params: INBOX_PARAMS,
       querystring: queryParams({
         ...INBOX_FILTERS,
-        sort: '`-createdAt` (newest first, default) or `createdAt` (oldest first).',
-        limit: '1 to 200 (default 50).',
+        sort: Q.oneOf(
+          ['-createdAt', 'createdAt'],
+          '`-createdAt` (newest first, default) or `createdAt` (oldest first).',
+        ),
+        limit: Q.int(1, 200, '1 to 200 (default 50).'),
         cursor: '`nextCursor` of the previous page, with the same filters.',
       }),
       response: { 200: json('A page of submissions.', inboxPage) },

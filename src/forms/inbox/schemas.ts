@@ -9,10 +9,15 @@ import {
   object,
   operation,
   pathParams,
+  Q,
   S,
   SPACE_ID,
 } from '../../lib/api-schema.js';
 import { FOLDERS, SUBMISSION_STATUSES } from './statuses.js';
+
+/** What `from` and `to` take (src/forms/inbox/filter.ts): a date, or a timestamp with a zone. */
+const INSTANT_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2}))?$';
 
 /** Stored submissions: a management token with `forms.read` (tag `inbox`). */
 export const inboxOperation = operation({
@@ -46,11 +51,28 @@ const folder = { type: 'string', enum: [...FOLDERS] };
 
 /** The inbox filters: query parameters of the list and the export, members of a bulk `filter`. */
 export const INBOX_FILTERS = {
-  folder: '`inbox` (default) or `spam`.',
-  status: 'A comma list of statuses: any of them.',
-  q: 'Text, at most 200 characters: a stored value containing it, ignoring case, accents and width.',
-  from: '`YYYY-MM-DD` (midnight UTC) or a timestamp with a zone: `createdAt >= from`.',
-  to: '`YYYY-MM-DD` or a timestamp with a zone: `createdAt < to`.',
+  folder: Q.oneOf(FOLDERS, '`inbox` (default) or `spam`.'),
+  status: {
+    ...Q.pattern(
+      `^\\s*(${SUBMISSION_STATUSES.join('|')})\\s*(,\\s*(${SUBMISSION_STATUSES.join('|')})\\s*)*$`,
+      `A comma list of statuses (${SUBMISSION_STATUSES.join(', ')}): any of them.`,
+    ),
+    maxLength: 100,
+  },
+  q: {
+    type: 'string',
+    maxLength: 200,
+    description:
+      'Text, at most 200 characters: a stored value containing it, ignoring case, accents and width.',
+  },
+  from: Q.pattern(
+    INSTANT_PATTERN,
+    '`YYYY-MM-DD` (midnight UTC) or a timestamp with a zone: `createdAt >= from`; a real calendar day.',
+  ),
+  to: Q.pattern(
+    INSTANT_PATTERN,
+    '`YYYY-MM-DD` or a timestamp with a zone: `createdAt < to`; a real calendar day.',
+  ),
   assignee: "A person's id (`tok_…`, from `GET /people`): assigned to them; empty: unassigned.",
 } as const;
 

@@ -9,7 +9,7 @@ import { managementAuth } from '../../auth/management-auth.js';
 import { declareScopes, routeScopes } from '../../auth/route-scopes.js';
 import { rejectUnknown, single } from '../../delivery/params.js';
 import { invalidQuery, notFound } from '../../errors/errors.js';
-import { json, object, pathParams, queryParams, S, SPACE_ID } from '../../lib/api-schema.js';
+import { json, object, pathParams, Q, queryParams, S, SPACE_ID } from '../../lib/api-schema.js';
 import { readListsAt } from '../authoring/forms-repo.js';
 import { getItem } from '../inbox/inbox-repo.js';
 import { inboxOperation, SUBMISSION_PARAMS } from '../inbox/schemas.js';
@@ -107,7 +107,7 @@ export async function formOverviewRoutes(
           description:
             "Needs `forms.read`. Per form: status now, inbox counts per status, inbox and spam totals, the newest inbox submission and submissions per day (inbox, spam) of the last `days` days in the space's time zone.",
           params: pathParams({ spaceId: SPACE_ID }),
-          querystring: queryParams({ days: '`30` (default) or `90`.' }),
+          querystring: queryParams({ days: Q.oneOf(OVERVIEW_DAYS.map(String), '`30` (default) or `90`.') }),
           response: { 200: json('The overview.', overviewBody) },
         },
         'invalid_query',
