@@ -60,8 +60,9 @@ describe.each(ENGINES)('no request holds the event loop on %s', (engine) => {
     const body = res.json() as { items: { children: { children: unknown[] }[] }[] };
     const leaves = body.items.flatMap((y) => y.children.flatMap((m) => m.children)).length;
     expect(leaves).toBe(pages);
-    // One tick per statement: a statement per level at least, and the posts' level in pages of 1,000.
-    expect(calls).toBeGreaterThanOrEqual(3 + Math.floor(pages / 1000));
+    // One tick per statement: a statement per level at least, and on SQLite (whose reads block the loop) the
+    // posts' level in pages of 1,000.
+    expect(calls).toBeGreaterThanOrEqual(3 + (engine === 'sqlite' ? Math.floor(pages / 1000) : 0));
   });
 
   it.runIf(engine === 'sqlite')(

@@ -14,7 +14,7 @@ export interface TreeRow {
   path: string;
 }
 
-/** Rows one statement reads: SQLite reads block the event loop, and a level of 10,000 nodes took over 100 ms. */
+/** Rows one SQLite statement reads: its reads block the event loop, and a level of 10,000 nodes took over 100 ms. */
 const PAGE_ROWS = 1000;
 
 /**
@@ -29,17 +29,20 @@ export async function treeChildren(
   cv: number,
   locale: string,
   parents: readonly string[] | null,
-  max = Infinity,
+  max = Number.MAX_SAFE_INTEGER,
   slicer = new TimeSlicer(),
 ): Promise<TreeRow[]> {
   if (parents !== null && parents.length === 0) return [];
+  // Where reads are real I/O (PostgreSQL streams rows) the loop turns while a statement runs, and paging would sort
+  // the level once per page: a tree past its cap on 20,000 entries took 4.5 s instead of 1 s.
+  const pageRows = store.dialect.streamsRows ? Number.MAX_SAFE_INTEGER : PAGE_ROWS;
   const out: TreeRow[] = [];
   const chunks = parents === null ? [null] : chunk(parents, 500);
   for (const ids of chunks) {
     const parentCond = ids === null ? sql`e.parent_id is null` : sql`e.parent_id in (${sql.join(ids)})`;
-    for (let offset = 0; out.length < max; offset += PAGE_ROWS) {
+    for (let offset = 0; out.length < max; offset += pageRows) {
       await slicer.tick();
-      const limit = Math.min(PAGE_ROWS, max - out.length);
+      const limit = Math.min(pageRows, max - out.length);
       const { rows } = await sql<{
         entry_id: string;
         type: string;
