@@ -170,6 +170,7 @@ async function worker(): Promise<number> {
   });
   await runner.stop();
   await endpoints?.close();
+  metrics.close();
   closeSmtpPools();
   await rt.close();
   return 0;

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import type { RowsIndexStats } from '../delivery/list/rows/rows-index.js';
+import { EventLoopDelay } from './event-loop-delay.js';
 
 export type CacheResult = 'hit_l1' | 'hit_l2' | 'miss' | 'bypass';
 
@@ -51,6 +52,7 @@ export class Metrics {
   private readonly redisUp: Gauge;
   private readonly jobAttempts: Counter<'kind' | 'outcome'>;
   private readonly jobFailures: Counter<'kind'>;
+  private readonly loopDelay = new EventLoopDelay();
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -124,6 +126,27 @@ export class Metrics {
       help: 'Failed outbox job attempts of this process by kind (retry and dead outcomes); each also logs one warn line.',
       labelNames: ['kind'],
       registers,
+    });
+    const loopDelay = this.loopDelay;
+    new Gauge({
+      name: 'folio_event_loop_delay_seconds',
+      help: 'How late the event loop ran a timer due every 10 ms, over the last 30-60 s, by quantile (1: the maximum). Above 0.02 s, one request held the loop while others waited.',
+      labelNames: ['quantile'],
+      registers,
+      collect() {
+        const d = loopDelay.stats();
+        this.labels('0.5').set(d.p50);
+        this.labels('0.99').set(d.p99);
+        this.labels('1').set(d.max);
+      },
+    });
+    new Gauge({
+      name: 'folio_event_loop_delay_mean_seconds',
+      help: 'Mean of folio_event_loop_delay_seconds over the same window.',
+      registers,
+      collect() {
+        this.set(loopDelay.stats().mean);
+      },
     });
     if (options.defaultMetrics !== false)
       collectDefaultMetrics({ register: this.registry, prefix: 'folio_' });
@@ -276,6 +299,11 @@ export class Metrics {
       'Queries waiting for a pool connection (above 0 for long: the pool is the bottleneck).',
       (s) => s.waiting,
     );
+  }
+
+  /** Stops sampling the event loop (the app's onClose). */
+  close(): void {
+    this.loopDelay.close();
   }
 
   /** Registers the gauge on first use: installations without Redis do not report it. */

@@ -110,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   };
   app.get('/healthz', { schema: liveness }, async () => ({ ok: true, version: FOLIO_VERSION }));
+  app.addHook('onClose', async () => services.metrics.close());
 
   await app.register(deliveryPipeline, { services });
   // Rate limit and response cache stages, cv fan-out, /readyz and /metrics.

@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * The sitemap: indexable pages with their alternates
-         * @description Every published page and page-collection item with a path in the locale, except `noindex` ones, in path order. Streamed in batches of 2,000 rows (not kept in the response cache).
+         * @description Every published page and page-collection item with a path in the locale, except `noindex` ones, in path order. Streamed in batches of 500 rows (not kept in the response cache).
          */
         get: operations["getSitemap"];
         put?: never;

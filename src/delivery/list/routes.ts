@@ -134,7 +134,7 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
   const sitemap = deliveryRead({
     summary: 'The sitemap: indexable pages with their alternates',
     description:
-      'Every published page and page-collection item with a path in the locale, except `noindex` ones, in path order. Streamed in batches of 2,000 rows (not kept in the response cache).',
+      'Every published page and page-collection item with a path in the locale, except `noindex` ones, in path order. Streamed in batches of 500 rows (not kept in the response cache).',
     params: SPACE_PARAMS,
     querystring: queryParams({ ...VIEW_QUERY, types: 'Comma-separated page types (others are 400).' }),
     response: {

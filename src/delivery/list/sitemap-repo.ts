@@ -35,7 +35,7 @@ export async function* sitemapBatches(
   locale: string,
   locales: readonly string[],
   types: readonly string[] | null,
-  batch = 2000,
+  batch = 500,
 ): AsyncGenerator<SitemapRow[]> {
   const typeCond = types === null ? sql`e.kind <> 'folder'` : sql`e.type in (${sql.join(types)})`;
   const read = (after: { path: string; vid: number } | null): Promise<{ rows: Row[] }> => {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { hasPaths, type TypeMap } from '../../content/model.js';
 import { invalidQuery } from '../../errors/errors.js';
+import { TimeSlicer } from '../../lib/time-slice.js';
 import type { DeliveryDeps, Scope } from '../delivery-service.js';
 import { single } from '../params.js';
 import { chainsOf, indexValues, NOINDEX_KEY } from './index-values.js';
@@ -62,6 +63,9 @@ export async function sitemapStream(deps: DeliveryDeps, scope: Scope, query: Rec
   // The first batch is read before the response starts, so a store failure is still an error envelope.
   const first = await batches.next();
   async function* body(): AsyncGenerator<string> {
+    // The stream buffers several batches before it waits for the socket, and SQLite reads resolve without a turn
+    // of the event loop: without the slicer a large sitemap was read and encoded in one stretch.
+    const slicer = new TimeSlicer();
     yield `{"locale":${JSON.stringify(locale)},"items":[`;
     let sep = '';
     let next = first;
@@ -71,6 +75,7 @@ export async function sitemapStream(deps: DeliveryDeps, scope: Scope, query: Rec
         yield sep + parts.join(',');
         sep = ',';
       }
+      await slicer.tick();
       next = await batches.next();
     }
     yield `],"cv":${scope.view.cv}}`;

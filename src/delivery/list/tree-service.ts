@@ -1,6 +1,7 @@
 import { hasPaths, type TypeMap } from '../../content/model.js';
 import { pathKey } from '../../lib/path-key.js';
 import { invalidQuery } from '../../errors/errors.js';
+import { TimeSlicer } from '../../lib/time-slice.js';
 import type { DeliveryDeps, Scope } from '../delivery-service.js';
 import { single } from '../params.js';
 import { folderPath } from './list-query-repo.js';
@@ -26,8 +27,8 @@ export const MAX_DEPTH = 10;
 export const MAX_TREE_NODES = 10_000;
 
 interface TreeSource {
-  /** Children of `parents` (null: the top level), ordered by parent, position and id. */
-  children(parents: readonly string[] | null): Promise<TreeRow[]>;
+  /** Children of `parents` (null: the top level), ordered by parent, position and id; may stop past `max`. */
+  children(parents: readonly string[] | null, max: number): Promise<TreeRow[]>;
   /** The folder whose path in the locale matches `key` (a pathKey). */
   folder(key: string): Promise<{ id: string; path: string } | null>;
 }
@@ -36,8 +37,9 @@ function publishedSource(deps: DeliveryDeps, scope: Scope): TreeSource {
   const { id } = scope.space;
   const { cv } = scope.view;
   const locale = scope.params.locale;
+  const slicer = new TimeSlicer();
   return {
-    children: (parents) => treeChildren(deps.store, id, cv, locale, parents),
+    children: (parents, max) => treeChildren(deps.store, id, cv, locale, parents, max, slicer),
     folder: (key) => folderPath(deps.store, id, cv, locale, key),
   };
 }
@@ -99,7 +101,11 @@ export async function entryTree(deps: DeliveryDeps, scope: Scope, query: Record<
   let count = 0;
   for (let d = 1; d <= depth && level.length > 0; d++) {
     const byId = new Map(level.map((p) => [p.id, p]));
-    const rows = await source.children(root === null && d === 1 ? null : level.map((p) => p.id));
+    // One row past the cap is enough to answer 400: a level of a large space is not read whole for that.
+    const rows = await source.children(
+      root === null && d === 1 ? null : level.map((p) => p.id),
+      MAX_TREE_NODES - count + 1,
+    );
     count += rows.length;
     if (count > MAX_TREE_NODES)
       throw invalidQuery(

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { recordActivity } from '../../activity/activity-repo.js';
 import type { Store } from '../../store/open-store.js';
 import { getAuthoredForm, readListsAt } from '../authoring/forms-repo.js';
+import { TimeSlicer } from '../../lib/time-slice.js';
 import { getSpace } from '../../store/spaces-repo.js';
 import { listPeople } from '../../store/tokens-repo.js';
 import { planColumns, submittedFieldKeys } from './columns.js';
@@ -75,8 +76,12 @@ async function* pages(
     yield* streamExportRows(store, scope, upTo, limit);
     return;
   }
+  // SQLite reads resolve without a turn of the event loop; pages are sliced so a large export (and its encoding,
+  // done between pages) never holds the loop for long.
+  const slicer = new TimeSlicer();
   let from: PagePosition = null;
   for (;;) {
+    await slicer.tick();
     const { rows, next } = await readExportPage(store, scope, { from, upTo, limit });
     if (rows.length > 0) yield rows;
     if (next === 'end') return;
