@@ -2,6 +2,8 @@
 // columns, option labels for option values, Yes/No for booleans, in one of the inbox's languages. Pure: stored
 // definitions arrive as unchecked JSON and are read defensively.
 
+import { zoneOffsetMs } from '../../lib/zoned-days.js';
+
 /** The languages an export's words come in (the inbox's, docs/api.md "Exports"). */
 export const EXPORT_LANGS = ['en', 'de', 'fr', 'it', 'es'] as const;
 export type ExportLang = (typeof EXPORT_LANGS)[number];
@@ -161,10 +163,16 @@ export function listKeysOf(definitions: readonly unknown[]): string[] {
 export function localParts(iso: string, timeZone: string): number[] | null {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
-  const parts = formatter(timeZone).formatToParts(ms);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? NaN);
-  const out = [get('year'), get('month'), get('day'), get('hour') % 24, get('minute'), get('second')];
-  return out.some(Number.isNaN) ? null : out;
+  // The zone's wall clock read as UTC: the same Intl reading the overview's days use (src/lib/zoned-days.ts).
+  const wall = new Date(ms + zoneOffsetMs(timeZone, ms));
+  return [
+    wall.getUTCFullYear(),
+    wall.getUTCMonth() + 1,
+    wall.getUTCDate(),
+    wall.getUTCHours(),
+    wall.getUTCMinutes(),
+    wall.getUTCSeconds(),
+  ];
 }
 
 export function localDateTime(iso: string, timeZone: string): string {
@@ -172,23 +180,4 @@ export function localDateTime(iso: string, timeZone: string): string {
   if (p === null) return iso;
   const two = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
   return `${String(p[0]).padStart(4, '0')}-${two(p[1])}-${two(p[2])} ${two(p[3])}:${two(p[4])}:${two(p[5])}`;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
 }
