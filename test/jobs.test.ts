@@ -6,10 +6,17 @@ import { type JobHandler, JobRunner, PermanentJobError } from '../src/jobs/runne
 import { openStore, type Store } from '../src/store/open-store.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 
-async function enqueue(store: Store, n: number, kind = 'test'): Promise<string[]> {
+async function enqueue(store: Store, n: number, kind = 'test', runAt?: Date): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++)
-    ids.push(await enqueueJob(store.db, { spaceId: 'spc_x', kind, payload: { i } }));
+    ids.push(
+      await enqueueJob(store.db, {
+        spaceId: 'spc_x',
+        kind,
+        payload: { i },
+        ...(runAt === undefined ? {} : { runAt }),
+      }),
+    );
   return ids;
 }
 
@@ -93,7 +100,9 @@ describe.each(ENGINES)('the job runner on %s', (engine) => {
   });
 
   it('runs jobs side by side up to its concurrency, and a slow job does not hold up the others', async () => {
-    const slow = await enqueue(env.store, 1, 'slow');
+    // Due a second earlier, so the first claim takes it: jobs due in the same millisecond are claimed in id order,
+    // which is random, and four quick jobs claimed before it would all be in hand at once.
+    const slow = await enqueue(env.store, 1, 'slow', new Date(Date.now() - 1000));
     const ids = await enqueue(env.store, 30);
     let inHand = 0;
     let most = 0;
