@@ -197,15 +197,7 @@ function inputField(field: DeliveredField, ctx: FieldContext): string {
           `\n${escapeHtml(scalarOf(ctx.value) ?? '')}`,
         )
       : `<input${attrs({ ...controlAttrs(field, ctx), value: scalarOf(ctx.value) })}>`;
-  return el(
-    'div',
-    wrapperAttrs(field),
-    el('label', { for: id, class: 'folio-label' }, labelText(field, ctx)) +
-      helpHtml(field, ctx) +
-      whenHtml(field, ctx) +
-      control +
-      errorHtml(field, ctx),
-  );
+  return labelledField(field, ctx, id, control);
 }
 
 function selectField(field: DeliveredField, ctx: FieldContext): string {
@@ -216,15 +208,7 @@ function selectField(field: DeliveredField, ctx: FieldContext): string {
       .map((o) => el('option', { value: o.value, selected: o.value === chosen }, escapeHtml(o.label)))
       .join('');
   const id = ids.control(ctx.prefix, field.key);
-  return el(
-    'div',
-    wrapperAttrs(field),
-    el('label', { for: id, class: 'folio-label' }, labelText(field, ctx)) +
-      helpHtml(field, ctx) +
-      whenHtml(field, ctx) +
-      el('select', controlAttrs(field, ctx), options) +
-      errorHtml(field, ctx),
-  );
+  return labelledField(field, ctx, id, el('select', controlAttrs(field, ctx), options));
 }
 
 /** radio and checkboxes: a fieldset whose legend is the label (WCAG 1.3.1); the description sits on the group. */
@@ -306,16 +290,7 @@ function fileField(field: DeliveredField, ctx: FieldContext): string {
     { class: 'folio-help folio-nojs', [DATA.noJs]: true },
     escapeHtml(text('fileNoScript', ctx.messages)),
   );
-  return el(
-    'div',
-    wrapperAttrs(field),
-    el('label', { for: id, class: 'folio-label' }, labelText(field, ctx)) +
-      helpHtml(field, ctx) +
-      whenHtml(field, ctx) +
-      input +
-      noScript +
-      errorHtml(field, ctx),
-  );
+  return labelledField(field, ctx, id, input + noScript);
 }
 
 export function renderField(field: DeliveredField, ctx: FieldContext): string {
@@ -359,4 +334,17 @@ export function renderField(field: DeliveredField, ctx: FieldContext): string {
       // sections become steps (render.ts)
       return '';
   }
+}
+
+/** A field with its own label: label, help, when it applies, the control, its error, in the field's wrapper. */
+function labelledField(field: DeliveredField, ctx: FieldContext, id: string, control: string): string {
+  return el(
+    'div',
+    wrapperAttrs(field),
+    el('label', { for: id, class: 'folio-label' }, labelText(field, ctx)) +
+      helpHtml(field, ctx) +
+      whenHtml(field, ctx) +
+      control +
+      errorHtml(field, ctx),
+  );
 }
