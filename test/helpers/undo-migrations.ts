@@ -66,6 +66,17 @@ const UNDO: Record<string, (store: Store) => Promise<void>> = {
     await store.db.schema.dropIndex('submissions_addresses_unindexed').execute();
     await store.db.schema.alterTable('submissions').dropColumn('addresses_indexed').execute();
   },
+  '0031': async (store) => {
+    if (store.dialect.engine === 'postgres') {
+      // Absent where pg_trgm could not be installed; the extension itself stays (other stores may use it).
+      await sql`drop index if exists submissions_search_trgm`.execute(store.db);
+      return;
+    }
+    for (const name of ['submission_search_insert', 'submission_search_update', 'submission_search_delete'])
+      await sql.raw(`drop trigger ${name}`).execute(store.db);
+    await sql`drop table submission_search`.execute(store.db);
+    await sql`drop table submission_search_rows`.execute(store.db);
+  },
 };
 
 /** Undoes every migration from `first` (e.g. `'0019'`) on, newest first, and forgets that they ran. */

@@ -1,12 +1,7 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { StoreDialect } from '../../store/dialect/dialect.js';
 import type { Database } from '../../store/schema.js';
 import type { InboxFilter } from './filter.js';
-
-/** `\`, `%` and `_` of the search text stand for themselves in the LIKE pattern (escape character `\`). */
-export function likeContains(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Adds a filter's conditions to a select on `submissions` (the caller adds space and form). Columns are qualified,
@@ -48,9 +43,6 @@ export function applyInboxFilter<O>(
     else q = q.where(dialect.jsonFieldHas('submissions.values', f.key, f.value));
   }
   // Both sides folded (filter.ts folds the query): a plain substring test, the same on both engines.
-  if (filter.q !== null)
-    q = q.where(
-      sql<boolean>`${sql.ref('submissions.search_text')} like ${likeContains(filter.q)} escape '\\'`,
-    );
+  if (filter.q !== null) q = q.where(dialect.submissionTextHas(filter.q));
   return q;
 }

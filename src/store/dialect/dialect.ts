@@ -34,6 +34,15 @@ export interface StoreDialect extends ListSql {
   /** The value under `key` (a checked key) of the document in `column` is `value` as text, or a list holding it. */
   jsonFieldHas(column: string, key: string, value: string): RawBuilder<SqlBool>;
 
+  // ---- the inbox's folded search ----
+
+  /**
+   * `submissions.search_text` holds `term` (folded like it, src/lib/search-fold.ts) as a substring. Read from the
+   * engine's trigram index (migration 0031) when the term has three characters or more, else by a scan; the
+   * substring test itself is always applied, so the index only ever narrows what is tested.
+   */
+  submissionTextHas(term: string): RawBuilder<SqlBool>;
+
   // ---- connections, transactions, locks ----
 
   /**

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { StoreDialect } from './dialect.js';
+import { likeContains } from './like.js';
 import { postgresListSql } from './postgres-lists.js';
 
 export const postgresDialect: StoreDialect = {
@@ -18,6 +19,10 @@ export const postgresDialect: StoreDialect = {
   // `lax $[*]` yields a list's items, or the scalar itself (lax mode wraps it).
   jsonFieldHas: (column, key, value) =>
     sql<boolean>`exists (select 1 from jsonb_path_query(${sql.ref(column)} -> ${key}::text, 'lax $[*]') as item(v) where jsonb_typeof(v) in ('string', 'number', 'boolean') and v #>> '{}' = ${value}::text)`,
+
+  // LIKE '%…%' is what the pg_trgm GIN index answers (migration 0031); where it could not be made, a scan.
+  submissionTextHas: (term) =>
+    sql<boolean>`${sql.ref('submissions.search_text')} like ${likeContains(term)} escape '\\'`,
 
   streamsRows: true,
   rowLocks: true,

@@ -27,6 +27,7 @@ import { up0027InboxPeople } from './0027-inbox-people.js';
 import { up0028EntryDeps } from './0028-entry-deps.js';
 import { up0029ServerSideTokens } from './0029-server-side-tokens.js';
 import { up0030SubmissionAddressMarks } from './0030-submission-address-marks.js';
+import { up0031SubmissionSearchIndex } from './0031-submission-search-index.js';
 
 /** A migration gets the engine's name, nothing of today's dialect object: it is frozen (STYLE.md rule 14). */
 type Up = (db: Kysely<unknown>, engine: Engine) => Promise<void>;
@@ -64,6 +65,7 @@ const MIGRATIONS: [name: string, up: Up][] = [
   ['0028-entry-deps', up0028EntryDeps],
   ['0029-server-side-tokens', up0029ServerSideTokens],
   ['0030-submission-address-marks', up0030SubmissionAddressMarks],
+  ['0031-submission-search-index', up0031SubmissionSearchIndex],
 ];
 
 /** The migrations this binary knows, by name. */
