@@ -36,45 +36,56 @@ const MAX_BACKLOG = 1024 * 1024;
 
 /**
  * The stream the sheet's XML is piped into (exceljs 4.4's WorksheetWriter keeps its output in `stream`, whose
- * `pipes` archiver fills when it takes the entry); null when it is not (yet) there, and then nothing waits.
+ * `pipes` archiver fills when it takes the entry: a PassThrough of archiver-utils' `readable-stream` 2, which has
+ * no `writableLength` getter, only its state object); null when it is not (yet) there, and then nothing waits.
  */
-function entryBacklog(sheet: object): Draining | null {
+function entryBacklog(sheet: object): Backlog | null {
   const stream: unknown = Reflect.get(sheet, 'stream');
   if (typeof stream !== 'object' || stream === null) return null;
   const pipes: unknown = Reflect.get(stream, 'pipes');
   const target: unknown = Array.isArray(pipes) ? pipes[0] : undefined;
-  // archiver's streams come from the `readable-stream` package: checked by shape, not by class.
-  return isDraining(target) ? target : null;
+  if (!hasEvents(target)) return null;
+  const buffered = (): number | null => {
+    const length: unknown = Reflect.get(target, 'writableLength');
+    if (typeof length === 'number') return length;
+    const state: unknown = Reflect.get(target, '_writableState');
+    const stateLength: unknown =
+      typeof state === 'object' && state !== null ? Reflect.get(state, 'length') : null;
+    return typeof stateLength === 'number' ? stateLength : null;
+  };
+  if (buffered() === null) return null;
+  return { buffered: () => buffered() ?? 0, events: target };
 }
 
-/** What waiting for a writable stream needs of it. */
-interface Draining {
-  readonly writableLength: number;
-  readonly writableNeedDrain: boolean;
-  on(event: 'drain' | 'close', listener: () => void): unknown;
-  off(event: 'drain' | 'close', listener: () => void): unknown;
+interface Events {
+  on(event: string, listener: () => void): unknown;
+  off(event: string, listener: () => void): unknown;
 }
 
-function isDraining(value: unknown): value is Draining {
-  if (typeof value !== 'object' || value === null) return false;
+function hasEvents(value: unknown): value is Events {
   return (
-    typeof Reflect.get(value, 'writableLength') === 'number' &&
+    typeof value === 'object' &&
+    value !== null &&
     typeof Reflect.get(value, 'on') === 'function' &&
     typeof Reflect.get(value, 'off') === 'function'
   );
 }
 
-function drainedOrClosed(out: Draining): Promise<void> {
+/** How much of the sheet's XML waits before the compressor, and the stream that says when it drained. */
+interface Backlog {
+  buffered(): number;
+  events: Events;
+}
+
+/** Resolves at the first of `events` on any of the emitters, or at once when `ready()` already holds. */
+function firstOf(pairs: [Events, string][], ready: () => boolean): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      out.off('drain', done);
-      out.off('close', done);
+      for (const [emitter, event] of pairs) emitter.off(event, done);
       resolve();
     };
-    out.on('drain', done);
-    out.on('close', done);
-    // A stream that is not writing (it ended, or drained in between) answers at once.
-    if (!out.writableNeedDrain) done();
+    for (const [emitter, event] of pairs) emitter.on(event, done);
+    if (ready()) done();
   });
 }
 
@@ -105,11 +116,28 @@ export function createXlsxWriter(sheetName: string, header: readonly string[]): 
       // Wait for the compressor, then for the client: the sheet's XML goes into the zip entry's deflate stream
       // without backpressure (exceljs writes and forgets), so rows written faster than they are compressed pile up
       // there (100k rows: 145 MB of RSS); the zip is piped into `out`, which the client drains.
-      for (let backlog = entryBacklog(sheet); backlog !== null && backlog.writableLength > MAX_BACKLOG;) {
+      // Until archiver takes the entry, the XML waits in the entry's PassThrough: the wait also gives archiver's
+      // queue (which starts on a later turn of the event loop) the turn it needs.
+      for (let backlog = entryBacklog(sheet); backlog !== null && backlog.buffered() > MAX_BACKLOG;) {
         if (out.destroyed) return;
-        await drainedOrClosed(backlog);
+        const entry = backlog;
+        await firstOf(
+          [
+            [entry.events, 'drain'],
+            [entry.events, 'close'],
+            [out, 'close'],
+          ],
+          () => entry.buffered() <= MAX_BACKLOG || out.destroyed,
+        );
       }
-      while (out.writableNeedDrain && !out.destroyed) await drainedOrClosed(out);
+      while (out.writableNeedDrain && !out.destroyed)
+        await firstOf(
+          [
+            [out, 'drain'],
+            [out, 'close'],
+          ],
+          () => !out.writableNeedDrain || out.destroyed,
+        );
     },
     async finish() {
       await sheet.commit();
