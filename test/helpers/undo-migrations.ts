@@ -74,6 +74,7 @@ const UNDO: Record<string, (store: Store) => Promise<void>> = {
     }
     for (const name of ['submission_search_insert', 'submission_search_update', 'submission_search_delete'])
       await sql.raw(`drop trigger ${name}`).execute(store.db);
+    await sql`drop table submission_search_vocab`.execute(store.db);
     await sql`drop table submission_search`.execute(store.db);
     await sql`drop table submission_search_rows`.execute(store.db);
   },

@@ -3,6 +3,7 @@
 // per folder and status, migration 0022; per chosen option, folder and status, 0027), else from one index range (an
 // option within dates; a date range; a person's assignments), else from a count of the rows the filter matches.
 
+import type { RawBuilder, SqlBool } from 'kysely';
 import type { Store } from '../../store/open-store.js';
 import type { Queryable } from '../../store/spaces-repo.js';
 import type { ListOrder, ListPosition } from './cursor.js';
@@ -45,6 +46,9 @@ function afterCursor(order: ListOrder, after: ListPosition | null) {
 
 export async function listPage(store: Store, scope: FormScope, req: ListRequest): Promise<ListPage> {
   const option = drivingOption(req);
+  // Planned once for the page and its total (on SQLite it reads the trigram index's vocabulary).
+  const search =
+    req.filter.q === null ? undefined : await store.dialect.submissionSearch(store.db, req.filter.q);
   const { cmp, dir, after } = afterCursor(req.order, req.after);
   let rows;
   if (option !== null) {
@@ -59,6 +63,7 @@ export async function listPage(store: Store, scope: FormScope, req: ListRequest)
       req.filter,
       store.dialect,
       req.choiceKeys,
+      search,
     );
     if (after !== null)
       // `created_at <=/>= a AND (created_at </> a OR id </> b)` rather than one OR: both engines seek the index.
@@ -81,7 +86,7 @@ export async function listPage(store: Store, scope: FormScope, req: ListRequest)
   return {
     items,
     last: rows.length > req.limit && lastItem ? { createdAt: lastItem.createdAt, id: lastItem.id } : null,
-    total: await countMatches(store, scope, req, option),
+    total: await countMatches(store, scope, req, option, search),
   };
 }
 
@@ -146,6 +151,7 @@ async function countMatches(
   scope: FormScope,
   req: ListRequest,
   option: { key: string; value: string } | null,
+  search: RawBuilder<SqlBool> | undefined,
 ): Promise<number> {
   const f = req.filter;
   if (option !== null && f.from === null && f.to === null) {
@@ -191,7 +197,7 @@ async function countMatches(
     .selectFrom('submissions')
     .where('submissions.space_id', '=', scope.spaceId)
     .where('submissions.form_key', '=', scope.formKey);
-  const row = await applyInboxFilter(base, f, store.dialect, req.choiceKeys)
+  const row = await applyInboxFilter(base, f, store.dialect, req.choiceKeys, search)
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirst();
   return Number(row?.n ?? 0);

@@ -37,11 +37,16 @@ export interface StoreDialect extends ListSql {
   // ---- the inbox's folded search ----
 
   /**
-   * `submissions.search_text` holds `term` (folded like it, src/lib/search-fold.ts) as a substring. Read from the
-   * engine's trigram index (migration 0031) when the term has three characters or more, else by a scan; the
-   * substring test itself is always applied, so the index only ever narrows what is tested.
+   * `submissions.search_text` holds `term` (folded like it, src/lib/search-fold.ts) as a substring, tested row by
+   * row: what a search is where no plan was made for it (bulk actions, exports, which read every match anyway).
    */
-  submissionTextHas(term: string): RawBuilder<SqlBool>;
+  submissionTextLike(term: string): RawBuilder<SqlBool>;
+  /**
+   * The same condition, planned for a list page and its total: narrowed by the engine's trigram index (migration
+   * 0031) where the term's trigrams are rare enough for the index to beat reading the form's rows. The substring
+   * test is always applied too, so the index only ever narrows what is tested.
+   */
+  submissionSearch(db: Kysely<Database>, term: string): Promise<RawBuilder<SqlBool>>;
 
   // ---- connections, transactions, locks ----
 

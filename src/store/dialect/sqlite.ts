@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { StoreDialect } from './dialect.js';
-import { likeContains, trigramsOf } from './like.js';
+import { likeContains } from './like.js';
+import { sqliteSubmissionSearch } from './sqlite-search.js';
 import { sqliteListSql } from './sqlite-lists.js';
 
 export const sqliteDialect: StoreDialect = {
@@ -21,14 +22,9 @@ export const sqliteDialect: StoreDialect = {
   jsonFieldHas: (column, key, value) =>
     sql<boolean>`exists (select 1 from json_each(${sql.ref(column)}, ${`$."${key}"`}) where (case type when 'text' then value when 'integer' then cast(value as text) when 'real' then cast(value as text) when 'true' then 'true' when 'false' then 'false' end) = ${value})`,
 
-  // The FTS5 trigram table (contentless, keyed through submission_search_rows) gives the candidates: a phrase of
-  // the term's trigrams in a row, which is the term as a substring; LIKE on the row then confirms it.
-  submissionTextHas(term) {
-    const like = sql<boolean>`${sql.ref('submissions.search_text')} like ${likeContains(term)} escape '\\'`;
-    if (trigramsOf(term) === 0) return like;
-    const phrase = `"${term.replaceAll('"', '""')}"`;
-    return sql<boolean>`${sql.ref('submissions.id')} in (select r.submission_id from submission_search s join submission_search_rows r on r.rowid = s.rowid where submission_search match ${phrase}) and ${like}`;
-  },
+  submissionTextLike: (term) =>
+    sql<boolean>`${sql.ref('submissions.search_text')} like ${likeContains(term)} escape '\\'`,
+  submissionSearch: (db, term) => sqliteSubmissionSearch(db, term),
 
   streamsRows: false,
   rowLocks: false,
@@ -39,11 +35,7 @@ export const sqliteDialect: StoreDialect = {
   async currentSchema() {
     return undefined;
   },
-  async purgeDeleted(db, tables) {
-    // FTS5 keeps a deleted row's trigrams in its index segments (marked deleted) until they are merged: the erased
-    // text could be read back from them. `optimize` merges every segment into one without them.
-    if (tables.includes('submissions'))
-      await sql`insert into submission_search (submission_search) values ('optimize')`.execute(db);
+  async purgeDeleted(db) {
     // The whole WAL: a checkpoint is not per table. A TRUNCATE waits for readers (busy_timeout), then empties it.
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
   },

@@ -11,8 +11,8 @@ import type { Engine } from '../dialect/dialect.js';
  *   and cannot be (not shipped, or the role may not create it), no index is made and search keeps scanning
  *   (docs/operations.md). The extension goes in whatever schema already holds it, else `public`, else the store's
  *   own, and the operator class is named with that schema so a store in another schema finds it.
- * - SQLite: an FTS5 table with the trigram tokenizer, contentless (the text is not stored twice) with deletes,
- *   keyed by `submission_search_rows` (an integer key per submission: FTS5 rows are addressed by integer, and a
+ * - SQLite: an FTS5 table with the trigram tokenizer, contentless (the text is not stored twice) with FTS5's
+ *   secure delete, its vocabulary in `submission_search_vocab`, keyed by `submission_search_rows` (an integer key per submission: FTS5 rows are addressed by integer, and a
  *   submission's own rowid is not stable across VACUUM). Triggers keep both in step with every writer; rows that
  *   exist now are copied in here.
  *
@@ -57,32 +57,44 @@ async function sqliteIndex(db: Kysely<unknown>): Promise<void> {
     rowid integer primary key,
     submission_id text not null unique
   )`.execute(db);
-  await sql`create virtual table submission_search using fts5(search_text, content='', contentless_delete=1,
-    tokenize='trigram')`.execute(db);
+  await sql`create virtual table submission_search using fts5(search_text, content='', tokenize='trigram')`.execute(
+    db,
+  );
+  // A delete rewrites the index pages that held the row's trigrams, rather than leaving them behind a delete
+  // marker until a merge: an erased visitor's text must not stay readable in the file.
+  await sql`insert into submission_search (submission_search, rank) values ('secure-delete', 1)`.execute(db);
+  // How many submissions hold each trigram: a search reads the rarest ones from the index.
+  await sql`create virtual table submission_search_vocab using fts5vocab(submission_search, row)`.execute(db);
   await sql`insert into submission_search_rows (submission_id)
     select id from submissions where search_text is not null`.execute(db);
   await sql`insert into submission_search (rowid, search_text)
     select r.rowid, s.search_text from submission_search_rows r join submissions s on s.id = r.submission_id`.execute(
     db,
   );
+  // A contentless table is told what a deleted row held (`'delete'` with the old text): exactly what was indexed,
+  // since only these triggers write it.
+  const forget = `insert into submission_search (submission_search, rowid, search_text)
+        select 'delete', rowid, old.search_text from submission_search_rows
+        where submission_id = old.id and old.search_text is not null;
+      delete from submission_search_rows where submission_id = old.id;`;
   await sql`create trigger submission_search_insert after insert on submissions
     when new.search_text is not null begin
       insert into submission_search_rows (submission_id) values (new.id);
       insert into submission_search (rowid, search_text)
         values ((select rowid from submission_search_rows where submission_id = new.id), new.search_text);
     end`.execute(db);
-  await sql`create trigger submission_search_update after update of search_text on submissions begin
-      delete from submission_search
-        where rowid = (select rowid from submission_search_rows where submission_id = old.id);
-      delete from submission_search_rows where submission_id = old.id;
+  await sql
+    .raw(
+      `create trigger submission_search_update after update of search_text on submissions begin
+      ${forget}
       insert into submission_search_rows (submission_id) select new.id where new.search_text is not null;
       insert into submission_search (rowid, search_text)
         select rowid, new.search_text from submission_search_rows
         where submission_id = new.id and new.search_text is not null;
-    end`.execute(db);
-  await sql`create trigger submission_search_delete after delete on submissions begin
-      delete from submission_search
-        where rowid = (select rowid from submission_search_rows where submission_id = old.id);
-      delete from submission_search_rows where submission_id = old.id;
-    end`.execute(db);
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(`create trigger submission_search_delete after delete on submissions begin ${forget} end`)
+    .execute(db);
 }
