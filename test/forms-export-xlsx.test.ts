@@ -1,4 +1,4 @@
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ describe('the XLSX writer', () => {
     await writer.finish();
     await done;
     const book = new ExcelJS.Workbook();
-    await book.xlsx.load(Buffer.concat(chunks));
+    await book.xlsx.read(Readable.from(chunks));
     const sheet = book.getWorksheet('Sheet');
     expect(sheet?.rowCount).toBe(10_001);
     expect(sheet?.getRow(10_001).getCell(1).value).toBe('sub_9999');

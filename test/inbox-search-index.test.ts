@@ -72,11 +72,17 @@ describe.each(ENGINES)('the inbox search index on %s', (engine) => {
       });
       return rows.map((r) => String(r['QUERY PLAN'] ?? r['detail'])).join('\n');
     });
-    expect(plan).toMatch(engine === 'postgres' ? /submissions_search_trgm/ : /VIRTUAL TABLE INDEX \d+:M/);
+    expect(plan).toMatch(
+      engine === 'postgres'
+        ? /submissions_search_trgm/
+        : // The index's candidates (read while planning) are looked up by key.
+          /SEARCH r USING INTEGER PRIMARY KEY/,
+    );
   });
 
   it('answers exactly what a substring test of the folded text answers, through inserts, changes and deletes', async () => {
-    const word = fc.stringMatching(/^[abcäÄ ]{1,8}$/);
+    // Quotes, dollars (PostgreSQL writes the pattern into the statement), LIKE's own characters and its escape.
+    const word = fc.stringMatching(/^[abcäÄ$q'\\%_ ]{1,8}$/);
     await fc.assert(
       fc.asyncProperty(
         fc.array(word, { minLength: 1, maxLength: 12 }),

@@ -61,6 +61,8 @@ export function createJobRunner(deps: WorkerDeps, options: Partial<RunnerOptions
           deps.store,
           new Date(now.getTime() - deps.config.activityRetentionDays * DAY_MS),
         ),
+      // The planner's statistics of the inbox's table (SQLite keeps none unless asked).
+      () => deps.store.dialect.refreshStatistics(deps.store.db),
       // Derived images of deleted or replaced assets, and the byte budget.
       () =>
         sweepDerivedImages(deps.store, deps.blobs, {

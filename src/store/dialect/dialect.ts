@@ -48,6 +48,17 @@ export interface StoreDialect extends ListSql {
    */
   submissionSearch(db: Kysely<Database>, term: string): Promise<RawBuilder<SqlBool>>;
 
+  // ---- the planner ----
+
+  /**
+   * Keeps the planner's statistics current where a plan needs them, run with the job runner's hourly sweeps. SQLite
+   * keeps none unless asked, and without them read a form's every index entry for an inbox search the trigram index
+   * answers from a handful of rows: `submissions` is analyzed (a bounded sample, milliseconds). Only that table, so
+   * no other plan (the entry lists' were chosen without statistics) changes. PostgreSQL: nothing, autovacuum
+   * analyzes.
+   */
+  refreshStatistics(db: Kysely<Database>): Promise<void>;
+
   // ---- connections, transactions, locks ----
 
   /**

@@ -7,3 +7,13 @@ export function likeContains(term: string): string {
 export function trigramsOf(term: string): number {
   return Math.max(0, [...term].length - 2);
 }
+
+/**
+ * `text` as a PostgreSQL dollar-quoted literal (`$q$…$q$`, the tag chosen so the text does not hold it): no
+ * character inside is special, whatever `standard_conforming_strings` says, so it is safe for any text.
+ */
+export function dollarQuoted(text: string): string {
+  let tag = 'q';
+  while (text.includes(`$${tag}$`)) tag += 'q';
+  return `$${tag}$${text}$${tag}$`;
+}
