@@ -106,7 +106,11 @@ describe('the generator', () => {
     expect(source).toContain('related: string[];');
     expect(source).toContain('"odd key": string | null;');
     expect(source).toContain('export type FolioBlock = QuoteBlock;');
-    expect(source).toContain('export type FolioTypes = {\n  page: PageFields;\n};');
+    expect(source).toContain(
+      'export type FolioTypes = {\n  page: PageFields;\n  "~schema": {\n    pages: "page";\n',
+    );
+    expect(source).toContain('    menus: string;\n');
+    expect(source).toContain('"page": "related";');
     expect(source).toContain('export type PageTypeKey = "page";');
   });
 });

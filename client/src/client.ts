@@ -61,7 +61,7 @@ export interface FolioClient<M extends ContentModel = UntypedModel> {
   at(cv: number): FolioClient<M>;
   readonly entries: EntriesResource<M>;
   readonly globals: GlobalsResource<M>;
-  readonly menus: MenusResource;
+  readonly menus: MenusResource<M>;
   /** Shared option lists (spec 2.8). */
   readonly lists: OptionListsResource;
   readonly forms: FormsResource;
@@ -131,7 +131,7 @@ function clientOf<M extends ContentModel>(ctx: ClientContext): FolioClient<M> {
     },
     entries: entriesResource<M>(ctx),
     globals: globalsResource<M>(ctx),
-    menus: menusResource(ctx),
+    menus: menusResource<M>(ctx),
     lists: optionListsResource(ctx),
     forms: formsResource(ctx),
     status: reads.status,

@@ -20,20 +20,25 @@ import type {
   SpaceStatus,
   TreeResponse,
 } from '../types.js';
-import type { ContentModel, EntryResponseOf, TypeKey, UntypedModel } from '../values.js';
+import type { GlobalKey, MenuKey, OneOrMany } from '../typed-keys.js';
+import type { ContentModel, EntryResponseOf, UntypedModel } from '../values.js';
 import type { ClientContext } from './context.js';
+import type { EntryReadOptionsOf } from './entries.js';
 
 /** Parameters of menus, option lists, the tree and the sitemap: locale, cv and previews. */
 export interface ViewOptions extends CallOptions, PinOptions, PreviewOptions, LocaleOptions {}
 
-export interface GlobalsOptions extends EntryReadOptions {
+export interface GlobalsOptions<M extends ContentModel = UntypedModel> extends EntryReadOptionsOf<
+  GlobalKey<M>,
+  M
+> {
   /** At most 20, each with a published entry; without it every published global. */
-  keys?: string | readonly string[];
+  keys?: OneOrMany<GlobalKey<M>>;
 }
 
-export interface MenusOptions extends ViewOptions {
+export interface MenusOptions<M extends ContentModel = UntypedModel> extends ViewOptions {
   /** Each must exist; without it every menu. */
-  keys?: string | readonly string[];
+  keys?: OneOrMany<MenuKey<M>>;
 }
 
 export interface TreeOptions extends ViewOptions {
@@ -61,14 +66,15 @@ export interface SearchOptions extends CallOptions, PinOptions, LocaleOptions {
 
 export interface GlobalsResource<M extends ContentModel = UntypedModel> {
   /** The published entry of a global type: `{ entry, included, cv }`. */
-  get<K extends TypeKey<M>>(key: K, options?: EntryReadOptions): Promise<EntryResponseOf<M, K>>;
+  get<K extends GlobalKey<M>>(key: K, options?: EntryReadOptionsOf<K, M>): Promise<EntryResponseOf<M, K>>;
   /** Several globals: `{ globals: { <key>: entry }, included, cv }`. */
-  all(options?: GlobalsOptions): Promise<GlobalsResponse>;
+  all(options?: GlobalsOptions<M>): Promise<GlobalsResponse>;
 }
 
-export interface MenusResource {
-  get(key: string, options?: ViewOptions): Promise<MenuResponse>;
-  all(options?: MenusOptions): Promise<MenusResponse>;
+/** Menus; with a generated model their keys are typed (an unknown key is 404). */
+export interface MenusResource<M extends ContentModel = UntypedModel> {
+  get(key: MenuKey<M>, options?: ViewOptions): Promise<MenuResponse>;
+  all(options?: MenusOptions<M>): Promise<MenusResponse>;
 }
 
 export interface OptionListsResource {
@@ -99,7 +105,7 @@ export function globalsResource<M extends ContentModel = UntypedModel>(
   const get = reader(ctx);
   const q = (options: EntryReadOptions) => new Query().entryRead(options, ctx.pinnedCv);
   return {
-    get: <K extends TypeKey<M>>(key: K, options: EntryReadOptions = {}) =>
+    get: <K extends GlobalKey<M>>(key: K, options: EntryReadOptionsOf<K, M> = {}) =>
       get<EntryResponseOf<M, K>>(`/globals/${segment(key)}`, q(options), options, [
         'entry',
         'included',
@@ -113,7 +119,7 @@ export function globalsResource<M extends ContentModel = UntypedModel>(
 const view = (options: ViewOptions, pinnedCv: number | undefined) =>
   new Query().locale(options, pinnedCv).preview(options);
 
-export function menusResource(ctx: ClientContext): MenusResource {
+export function menusResource<M extends ContentModel = UntypedModel>(ctx: ClientContext): MenusResource<M> {
   const get = reader(ctx);
   return {
     get: (key, options = {}) =>
