@@ -57,6 +57,8 @@ export async function valid(): Promise<string[]> {
   await folio.menus.all({ keys: ['main', 'footer'] });
   await folio.globals.get('footer', { include: [] });
   await folio.globals.all({ keys: 'settings' });
+  await folio.sitemap({ types: ['page', 'post'] });
+  await folio.search('alps', { type: 'post', include: 'author', fields: 'title' });
   const title = post.entry.content.fields.title;
   return [name ?? '', pageType, title ?? post.entry.name];
 }
@@ -70,6 +72,8 @@ export async function untyped(): Promise<unknown> {
   void folio.entries.list({ type: 'any', sort: '-fields.x', filter: { 'fields.y': { gte: 1 } } });
   await folio.menus.get('any');
   await folio.globals.get('any');
+  await folio.sitemap({ types: 'any' });
+  await folio.search('any', { type: 'any', include: 'any' });
   return [answer.entry.type, answer.entry.content.fields.anything, answer.entry.extra];
 }
 `;
@@ -119,6 +123,12 @@ const INVALID: { name: string; code: string; mentions: string }[] = [
     code: `await folio.globals.all({ keys: ['footer', 'setings'] });`,
     mentions: '"setings"',
   },
+  {
+    name: 'sitemap type that is not a page',
+    code: `await folio.sitemap({ types: 'author' });`,
+    mentions: '"author"',
+  },
+  { name: 'search type', code: `await folio.search('alps', { type: 'footer' });`, mentions: '"footer"' },
   {
     name: 'entry member typo',
     code: `const p = await folio.entries.byPath('/x', { type: 'post' });\n  void p.entry.titel;`,

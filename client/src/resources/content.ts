@@ -20,7 +20,7 @@ import type {
   SpaceStatus,
   TreeResponse,
 } from '../types.js';
-import type { GlobalKey, MenuKey, OneOrMany } from '../typed-keys.js';
+import type { FieldKey, GlobalKey, IncludeKey, ListKey, MenuKey, OneOrMany, PageKey } from '../typed-keys.js';
 import type { ContentModel, EntryResponseOf, UntypedModel } from '../values.js';
 import type { ClientContext } from './context.js';
 import type { EntryReadOptionsOf } from './entries.js';
@@ -48,20 +48,21 @@ export interface TreeOptions extends ViewOptions {
   depth?: number;
 }
 
-export interface SitemapOptions extends ViewOptions {
-  /** Only these page types. */
-  types?: string | readonly string[];
+export interface SitemapOptions<M extends ContentModel = UntypedModel> extends ViewOptions {
+  /** Only these page types (with a generated model, typed: another type is 400). */
+  types?: OneOrMany<PageKey<M>>;
 }
 
 export interface RedirectsOptions extends CallOptions, PinOptions, LocaleOptions {}
 
-export interface SearchOptions extends CallOptions, PinOptions, LocaleOptions {
-  /** Only entries of this type. */
-  type?: string;
+export interface SearchOptions<M extends ContentModel = UntypedModel>
+  extends CallOptions, PinOptions, LocaleOptions {
+  /** Only entries of this page or collection type. */
+  type?: ListKey<M>;
   /** 1 to 20 (server default 10). */
   limit?: number;
-  include?: string | readonly string[];
-  fields?: string | readonly string[];
+  include?: OneOrMany<IncludeKey<M, ListKey<M>>>;
+  fields?: OneOrMany<FieldKey<M, ListKey<M>>>;
 }
 
 export interface GlobalsResource<M extends ContentModel = UntypedModel> {
@@ -141,7 +142,7 @@ export function optionListsResource(ctx: ClientContext): OptionListsResource {
 }
 
 /** The single reads: status, redirects, sitemap, tree, search. */
-export function singleReads(ctx: ClientContext) {
+export function singleReads<M extends ContentModel = UntypedModel>(ctx: ClientContext) {
   const get = reader(ctx);
   const cv = ctx.pinnedCv;
   return {
@@ -152,7 +153,7 @@ export function singleReads(ctx: ClientContext) {
     redirects: (options: RedirectsOptions = {}) =>
       get<RedirectsResponse>('/redirects', new Query().locale(options, cv), options, ['redirects', 'cv']),
     /** Published, indexable pages with their paths in every locale: `{ locale, items, cv }`. */
-    sitemap: (options: SitemapOptions = {}) =>
+    sitemap: (options: SitemapOptions<M> = {}) =>
       get<SitemapResponse>('/sitemap', view(options, cv).set('types', options.types), options, [
         'locale',
         'items',
@@ -167,7 +168,7 @@ export function singleReads(ctx: ClientContext) {
         ['locale', 'items', 'cv'],
       ),
     /** Published entries ranked by meaning (spaces with AI switched on; otherwise 404 `not_found`). */
-    search: (q: string, options: SearchOptions = {}) =>
+    search: (q: string, options: SearchOptions<M> = {}) =>
       get<SearchResponse>(
         '/search',
         new Query()
