@@ -89,11 +89,16 @@ describe('a fresh site on @folio/client with generated types', { timeout: PROCES
     expect(types).toContain('theme: "light" | "dark" | null;');
     expect(types).toContain('category: "news" | "guides" | "releases" | null;');
     expect(types).toMatch(/export type FolioBlock = CtaBlock \| FormBlockBlock \| GalleryBlock \| HeroBlock/);
+    // The menu keys the bin read from the space.
+    expect(types).toContain('menus: "footer" | "main";');
 
     // The code, without its comments (which may say "any").
     const site = readFileSync(SITE, 'utf8').replace(/\/\/.*$/gm, '');
     expect(site).not.toMatch(/\bany\b/);
     expect(site).not.toMatch(/\bas [A-Za-z{(]|(^|[^\w])<[A-Z]\w*>\s*[a-z(]|!\./m);
+    // No non-null assertion (`x!`), and no `@ts-` comment (read from the file with its comments).
+    expect(site).not.toMatch(/[\w)\]]!(?!=)/);
+    expect(readFileSync(SITE, 'utf8')).not.toMatch(/@ts-/);
 
     let compiled = '';
     try {
@@ -111,6 +116,11 @@ describe('a fresh site on @folio/client with generated types', { timeout: PROCES
     });
     expect(html).toContain('<h1>Hello, world</h1>');
     expect(html).toContain('rating 4.5 news');
+    expect(html).toContain('by Mara Keller');
+    // Sorted by rating, descending, at least 4: the two best posts.
+    expect(html).toMatch(/<li>[^<]* 5<\/li>\n<li>[^<]* 4\.5<\/li>/);
+    expect(html).toContain('home is a page');
+    expect(html).toContain('menu main 5');
     // Rich text: marks, headings and an entry link resolved through included.links.
     expect(html).toContain('<strong>first</strong>');
     expect(html).toContain('<h2>Why another content service?</h2>');

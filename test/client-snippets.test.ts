@@ -65,7 +65,7 @@ describe('README and docs snippets', () => {
     const categories = ['news', 'guides', 'releases'];
     writeFileSync(
       join(project, 'folio-types.ts'),
-      generateTypes({ types: modelTypes(bundle.types), lists: { categories } }),
+      generateTypes({ types: modelTypes(bundle.types), lists: { categories }, menus: ['main', 'footer'] }),
     );
     const all = allSnippets().filter((s) => s.lang === 'ts');
     const names = new Map<string, string>();

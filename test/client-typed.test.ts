@@ -3,8 +3,10 @@ import { generateTypes, typeName } from '../client/src/codegen/generate.js';
 import { createClient, type FolioClient, type ModelField, responseInfo } from '../client/src/index.js';
 import { failureOf, listenOnLoopback } from './helpers/client.js';
 import { ENGINES } from './helpers/engines.js';
-import { openTestApp, type TestApp } from './helpers/app.js';
-import { TOKENS } from './helpers/fixture.js';
+import { importBundle } from '../src/bundle/import-bundle.js';
+import { openTestApp, serveEnv, type TestApp } from './helpers/app.js';
+import { openTestEnv } from './helpers/engines.js';
+import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 
 // The content model and typed reads against the real server: the content model read by the client, a typed read checked
 // against the type asked for, the headers of an answer (cv, CDN tags), forms.get() parsed as renderForm takes it;
@@ -58,6 +60,41 @@ describe.each(ENGINES)('the typed client on %s', (engine) => {
   });
 });
 
+// Why the generated types keep required fields nullable: `required` is an authoring hint the server does not
+// enforce, so an entry is published (and delivered in every locale, after fallback) without a value.
+describe.each(ENGINES)('a required field on %s', (engine) => {
+  it('is delivered null when the entry was published without it', async () => {
+    const bundle = fixtureBundle('spc_other');
+    const types = bundle.types;
+    const entries = bundle.entries;
+    if (!Array.isArray(types) || !Array.isArray(entries))
+      throw new Error('the fixture has no types or entries');
+    for (const t of types)
+      if (t.key === 'page')
+        for (const f of t.fields) if (f.key === 'title') Object.assign(f, { required: true });
+    for (const e of entries) if (e.id === 'ent_about') e.fields = {};
+    const env = await openTestEnv(engine);
+    await importBundle(env.store, env.blobs, bundle, { baseDir: await fixtureDir() });
+    const t = await serveEnv(env);
+    try {
+      const folio = createClient<Model>({
+        baseUrl: await listenOnLoopback(t.app),
+        spaceId: 'spc_other',
+        token: TOKENS.otherSpace,
+      });
+      const model = await folio.types();
+      const title = model.types.find((x) => x.key === 'page')?.fields.find((f) => f.key === 'title');
+      expect(title?.required).toBe(true);
+      for (const locale of ['en', 'de', 'de-ch'])
+        expect(
+          (await folio.entries.get('ent_about', { type: 'page', locale })).entry.content.fields.title,
+        ).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the generator', () => {
   it('names types in PascalCase without taking the names it imports', () => {
     expect(typeName('textBlock')).toBe('TextBlock');
@@ -106,7 +143,11 @@ describe('the generator', () => {
     expect(source).toContain('related: string[];');
     expect(source).toContain('"odd key": string | null;');
     expect(source).toContain('export type FolioBlock = QuoteBlock;');
-    expect(source).toContain('export type FolioTypes = {\n  page: PageFields;\n};');
+    expect(source).toContain(
+      'export type FolioTypes = {\n  page: PageFields;\n  "~schema": {\n    pages: "page";\n',
+    );
+    expect(source).toContain('    menus: string;\n');
+    expect(source).toContain('"page": "related";');
     expect(source).toContain('export type PageTypeKey = "page";');
   });
 });

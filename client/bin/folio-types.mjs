@@ -54,9 +54,12 @@ try {
     const { list } = await client.lists.get(key);
     lists[key] = list.options.map((o) => o.value);
   }
+  // Menu keys type `menus.get` (an unknown key is 404); every menu, whatever the locale, has its key.
+  const { menus } = await client.menus.all();
   const source = generateTypes({
     types: model.types,
     lists,
+    menus: Object.keys(menus),
     clientModule: values.client,
     source: `space ${spaceId} at cv ${model.cv}`,
   });

@@ -61,15 +61,15 @@ export interface FolioClient<M extends ContentModel = UntypedModel> {
   at(cv: number): FolioClient<M>;
   readonly entries: EntriesResource<M>;
   readonly globals: GlobalsResource<M>;
-  readonly menus: MenusResource;
+  readonly menus: MenusResource<M>;
   /** Shared option lists (spec 2.8). */
   readonly lists: OptionListsResource;
   readonly forms: FormsResource;
   status(options?: CallOptions): Promise<SpaceStatus>;
   redirects(options?: RedirectsOptions): Promise<RedirectsResponse>;
-  sitemap(options?: SitemapOptions): Promise<SitemapResponse>;
+  sitemap(options?: SitemapOptions<M>): Promise<SitemapResponse>;
   tree(options?: TreeOptions): Promise<TreeResponse>;
-  search(q: string, options?: SearchOptions): Promise<SearchResponse>;
+  search(q: string, options?: SearchOptions<M>): Promise<SearchResponse>;
   /** The content model: content, global, folder and block types with their fields (`GET /types`). */
   types(options?: ViewOptions): Promise<ContentModelResponse>;
   /** What changed since a cv, page by page (docs/api.md "Sync"); `toCv` once read. */
@@ -121,7 +121,7 @@ function baseUrlOf(value: string): string {
 }
 
 function clientOf<M extends ContentModel>(ctx: ClientContext): FolioClient<M> {
-  const reads = singleReads(ctx);
+  const reads = singleReads<M>(ctx);
   return {
     cv: ctx.pinnedCv,
     at(cv) {
@@ -131,7 +131,7 @@ function clientOf<M extends ContentModel>(ctx: ClientContext): FolioClient<M> {
     },
     entries: entriesResource<M>(ctx),
     globals: globalsResource<M>(ctx),
-    menus: menusResource(ctx),
+    menus: menusResource<M>(ctx),
     lists: optionListsResource(ctx),
     forms: formsResource(ctx),
     status: reads.status,

@@ -2,6 +2,7 @@
 
 export { createClient, DEFAULT_CACHE_ENTRIES, type ClientOptions, type FolioClient } from './client.js';
 export { FolioApiError } from './errors.js';
+export { findIncluded, type WithIncluded } from './included.js';
 export { responseInfo, type ResponseInfo } from './response-info.js';
 export type { FetchLike } from './http.js';
 export type {
@@ -27,7 +28,13 @@ export type {
   ViewOptions,
 } from './resources/content.js';
 export type { CursorList } from './resources/cursor-list.js';
-export type { EntriesResource, EntryList, TypedListQuery, TypedReadOptions } from './resources/entries.js';
+export type {
+  EntriesResource,
+  EntryList,
+  EntryReadOptionsOf,
+  TypedListQuery,
+  TypedReadOptions,
+} from './resources/entries.js';
 export type { FormReadOptions, FormsResource, SubmitOptions, UploadOptions } from './resources/forms.js';
 export type {
   SyncChange,
@@ -38,6 +45,7 @@ export type {
   SyncPage,
 } from './resources/sync.js';
 export type { RetryOptions } from './retry.js';
+export type * from './typed-keys.js';
 export type * from './types.js';
 export type * from './values.js';
 export * from './render/index.js';

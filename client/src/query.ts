@@ -68,6 +68,11 @@ export interface EntryListQuery extends EntryReadOptions {
   limit?: number;
 }
 
+/** What `Query.entryList` reads: `EntryListQuery`, or a typed one (whose filter members are optional). */
+type ListParams = Omit<EntryListQuery, 'filter'> & {
+  filter?: Readonly<Record<string, FilterScalar | FilterOps | undefined>> | undefined;
+};
+
 type ParamValue = string | number | boolean | readonly (string | number | boolean)[] | undefined;
 
 /** Builds a query: lists comma-separated, booleans `true`/`false`, undefined left out. */
@@ -98,8 +103,10 @@ export class Query {
       .set('fields', options.fields);
   }
 
-  filters(filter: EntryListQuery['filter']): this {
+  /** Members without a condition (`undefined`, an optional member of a typed filter) are left out. */
+  filters(filter: ListParams['filter']): this {
     for (const [member, condition] of Object.entries(filter ?? {})) {
+      if (condition === undefined) continue;
       if (typeof condition !== 'object') {
         this.set(`filter[${member}]`, condition);
         continue;
@@ -109,7 +116,7 @@ export class Query {
     return this;
   }
 
-  entryList(query: EntryListQuery, pinnedCv: number | undefined): this {
+  entryList(query: ListParams, pinnedCv: number | undefined): this {
     return this.entryRead(query, pinnedCv)
       .set('type', query.type)
       .set('under', query.under)

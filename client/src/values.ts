@@ -1,6 +1,7 @@
 // Field values as delivered (docs/api.md "Field values as delivered"), typed for sites: what the generated types
 // of `folio-types` name, and what the rendering helpers take. Everything here is a type; nothing is bundled.
 
+import type { HasSchema, SchemaMember } from './typed-keys.js';
 import type { Entry, EntryPage, EntryResponse, FormDefinition, Included } from './types.js';
 
 /** A signed crop of an asset usage (spec 2.3 rule 2): fractions (0–1) of the original. */
@@ -92,8 +93,9 @@ export interface Block<K extends string = string, F = Record<string, unknown>> {
 // ---- Typed entries ----------------------------------------------------------------------------------------
 
 /**
- * The content model as types: field values by type key (`{ post: PostFields; … }`), written by `folio-types`.
- * Without one, every type is a string and fields are `Record<string, unknown>`.
+ * The content model as types: field values by type key (`{ post: PostFields; … }`), written by `folio-types`
+ * with the query keys the server accepts (typed-keys.ts). Without one, every type is a string and fields are
+ * `Record<string, unknown>`.
  */
 export type ContentModel = object;
 export type UntypedModel = Record<string, Record<string, unknown>>;
@@ -101,11 +103,22 @@ export type UntypedModel = Record<string, Record<string, unknown>>;
 type Replace<T, K extends PropertyKey, V> = { [P in keyof T as P extends K ? never : P]: T[P] } & V;
 
 /** The type keys of a model (`string` for an untyped client). */
-export type TypeKey<M extends ContentModel> = keyof M & string;
+export type TypeKey<M extends ContentModel> = Exclude<keyof M & string, SchemaMember>;
+
+/** `T` without its index signatures: only the members it names, so a misspelt member fails to compile. */
+type KnownMembers<T> = {
+  [P in keyof T as string extends P ? never : number extends P ? never : P]: T[P];
+};
+
+/**
+ * The entry members: of a generated model without the document's index signatures (a typo like `entry.titel`
+ * fails to compile); of any other model as before, open to members a newer server adds.
+ */
+type EntryBase<M extends ContentModel> = HasSchema<M> extends true ? KnownMembers<Entry> : Entry;
 
 /** An entry of type `K` (a union over `K`, discriminated by `type`). */
 export type EntryOf<M extends ContentModel, K extends TypeKey<M> = TypeKey<M>> = K extends unknown
-  ? Replace<Entry, 'type' | 'content', { type: K; content: { id: string; type: K; fields: M[K] } }>
+  ? Replace<EntryBase<M>, 'type' | 'content', { type: K; content: { id: string; type: K; fields: M[K] } }>
   : never;
 
 /** `included` with typed entries. */

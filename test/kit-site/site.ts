@@ -2,6 +2,7 @@
 // in a fresh project under `tsc --strict`, no `any`, no cast, then run against the demo space.
 import {
   createClient,
+  findIncluded,
   FolioApiError,
   imageUrl,
   picture,
@@ -62,13 +63,16 @@ function block(b: FolioBlock, links: Record<string, { path: string }>): string {
   }
 }
 
-// A post, typed by its type key and checked by the client.
-const post = await folio.entries.byPath<'post'>('/blog/hello-world', { type: 'post' });
+// A post, typed by its type key and checked by the client; `include` takes the post's reference fields only.
+const post = await folio.entries.byPath('/blog/hello-world', { type: 'post', include: 'author' });
 const postEntry: PostEntry = post.entry;
 const fields = postEntry.content.fields;
 const rating: number | null = fields.rating;
 const category: 'news' | 'guides' | 'releases' | null = fields.category;
 out.push(`<h1>${fields.title ?? ''}</h1>`, `rating ${rating ?? '-'} ${category ?? ''}`);
+// The included author, narrowed to its type (undefined when it is not there).
+const author = findIncluded(post, fields.author, 'author');
+out.push(`by ${author?.content.fields.name ?? 'nobody'}`);
 out.push(renderRichText(fields.body, { links: post.included.links }));
 if (fields.cover !== null) out.push(image(fields.cover), `srcset: ${srcset(fields.cover, [320, 640])}`);
 out.push(`cv ${responseInfo(post)?.cv ?? 0} tags ${responseInfo(post)?.tags.length ?? 0}`);
@@ -79,11 +83,25 @@ const page: PageEntry = about.entry;
 out.push(`<h1>${page.content.fields.title ?? ''}</h1>`);
 for (const b of page.content.fields.body) out.push(block(b, about.included.links));
 
-// Posts, typed by the list's type.
-for await (const item of folio.entries.list({ type: 'post', limit: 2 })) {
+// Posts, typed by the list's type, with the filter members and sort keys the server accepts for posts.
+const best = folio.entries.list({
+  type: 'post',
+  limit: 2,
+  sort: ['-fields.rating', 'name'],
+  filter: { 'fields.rating': { gte: 4 } },
+});
+for await (const item of best) {
   const title: string | null = item.content.fields.title;
-  out.push(`<li>${title ?? item.name}</li>`);
+  out.push(`<li>${title ?? item.name} ${item.content.fields.rating ?? '-'}</li>`);
 }
+
+// Without a type, by path is one of the page types.
+const home = await folio.entries.byPath('/');
+out.push(`home is a ${home.entry.type === 'page' ? 'page' : 'post'}`);
+
+// Menus by their (typed) keys.
+const { menu } = await folio.menus.get('main');
+out.push(`menu ${menu.key} ${menu.items.length}`);
 
 // A global's dictionary.
 const footer = await folio.globals.get('footer');

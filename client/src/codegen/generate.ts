@@ -4,11 +4,14 @@
 // `createClient<FolioTypes>()` takes.
 
 import type { ModelField, ModelType } from '../types.js';
+import { isPageType, schemaType } from './schema.js';
 
 export interface GenerateInput {
   types: readonly ModelType[];
   /** Values of shared option lists by list key (`GET /lists/<key>`); a list missing here types as `string`. */
   lists?: Readonly<Record<string, readonly string[]>>;
+  /** The space's menu keys (`GET /menus`); without them menu keys type as `string`. */
+  menus?: readonly string[];
   /** Where the client is imported from (default `@folio/client`). */
   clientModule?: string;
   /** A line saying where the model came from (space, cv). */
@@ -96,7 +99,8 @@ function fieldsInterface(
   const members = t.fields.map((f) => {
     const notes = [`\`${f.type}\``];
     if (f.localized) notes.push('localized');
-    if (f.required) notes.push('required');
+    // Not enforced when publishing (an authoring hint), so a required field may still be delivered null.
+    if (f.required) notes.push('required (not enforced: may be null)');
     if (f.type === 'reference' && f.to !== undefined) notes.push(`→ ${f.to.join(', ')}`);
     if (f.list !== undefined) notes.push(`list \`${f.list}\``);
     return `${doc([notes.join(', ')], '  ')}  ${propName(f.key)}: ${fieldType(f, blockNames, input)};\n`;
@@ -129,16 +133,19 @@ export function generateTypes(input: GenerateInput): string {
     );
   } else out.push('\nexport type FolioBlock = never;\n');
   out.push(
-    '\n/** The content model for `createClient<FolioTypes>(…)`: field values by content, global and folder type. */\n',
-    `export type FolioTypes = {\n${entries.map((t) => `  ${propName(t.key)}: ${typeName(t.key)}Fields;\n`).join('')}};\n`,
+    '\n/**\n * The content model for `createClient<FolioTypes>(…)`: field values by content, global and folder type, and\n',
+    ' * under `"~schema"` the keys the server accepts (types read by path, listed types, globals, menus, `include`,\n',
+    ' * `filter` and `sort` keys by type): a key it would answer 400 or 404 to fails to compile.\n */\n',
+    `export type FolioTypes = {\n${entries.map((t) => `  ${propName(t.key)}: ${typeName(t.key)}Fields;\n`).join('')}`,
+    `  "~schema": ${schemaType(types, input.menus)};\n};\n`,
     '\n',
   );
   for (const t of entries) {
     out.push(`export type ${typeName(t.key)}Entry = EntryOf<FolioTypes, ${quote(t.key)}>;\n`);
   }
-  const pages = entries.filter((t) => t.pages);
+  const pages = entries.filter(isPageType);
   out.push(
-    '\n/** The type keys whose entries are pages (with paths). */\n',
+    '\n/** The type keys whose entries are pages (read by path; folders are not). */\n',
     `export type PageTypeKey = ${pages.length === 0 ? 'never' : literals(pages.map((t) => t.key))};\n`,
   );
   return out.join('');

@@ -20,20 +20,25 @@ import type {
   SpaceStatus,
   TreeResponse,
 } from '../types.js';
-import type { ContentModel, EntryResponseOf, TypeKey, UntypedModel } from '../values.js';
+import type { FieldKey, GlobalKey, IncludeKey, ListKey, MenuKey, OneOrMany, PageKey } from '../typed-keys.js';
+import type { ContentModel, EntryResponseOf, UntypedModel } from '../values.js';
 import type { ClientContext } from './context.js';
+import type { EntryReadOptionsOf } from './entries.js';
 
 /** Parameters of menus, option lists, the tree and the sitemap: locale, cv and previews. */
 export interface ViewOptions extends CallOptions, PinOptions, PreviewOptions, LocaleOptions {}
 
-export interface GlobalsOptions extends EntryReadOptions {
+export interface GlobalsOptions<M extends ContentModel = UntypedModel> extends EntryReadOptionsOf<
+  GlobalKey<M>,
+  M
+> {
   /** At most 20, each with a published entry; without it every published global. */
-  keys?: string | readonly string[];
+  keys?: OneOrMany<GlobalKey<M>>;
 }
 
-export interface MenusOptions extends ViewOptions {
+export interface MenusOptions<M extends ContentModel = UntypedModel> extends ViewOptions {
   /** Each must exist; without it every menu. */
-  keys?: string | readonly string[];
+  keys?: OneOrMany<MenuKey<M>>;
 }
 
 export interface TreeOptions extends ViewOptions {
@@ -43,32 +48,34 @@ export interface TreeOptions extends ViewOptions {
   depth?: number;
 }
 
-export interface SitemapOptions extends ViewOptions {
-  /** Only these page types. */
-  types?: string | readonly string[];
+export interface SitemapOptions<M extends ContentModel = UntypedModel> extends ViewOptions {
+  /** Only these page types (with a generated model, typed: another type is 400). */
+  types?: OneOrMany<PageKey<M>>;
 }
 
 export interface RedirectsOptions extends CallOptions, PinOptions, LocaleOptions {}
 
-export interface SearchOptions extends CallOptions, PinOptions, LocaleOptions {
-  /** Only entries of this type. */
-  type?: string;
+export interface SearchOptions<M extends ContentModel = UntypedModel>
+  extends CallOptions, PinOptions, LocaleOptions {
+  /** Only entries of this page or collection type. */
+  type?: ListKey<M>;
   /** 1 to 20 (server default 10). */
   limit?: number;
-  include?: string | readonly string[];
-  fields?: string | readonly string[];
+  include?: OneOrMany<IncludeKey<M, ListKey<M>>>;
+  fields?: OneOrMany<FieldKey<M, ListKey<M>>>;
 }
 
 export interface GlobalsResource<M extends ContentModel = UntypedModel> {
   /** The published entry of a global type: `{ entry, included, cv }`. */
-  get<K extends TypeKey<M>>(key: K, options?: EntryReadOptions): Promise<EntryResponseOf<M, K>>;
+  get<K extends GlobalKey<M>>(key: K, options?: EntryReadOptionsOf<K, M>): Promise<EntryResponseOf<M, K>>;
   /** Several globals: `{ globals: { <key>: entry }, included, cv }`. */
-  all(options?: GlobalsOptions): Promise<GlobalsResponse>;
+  all(options?: GlobalsOptions<M>): Promise<GlobalsResponse>;
 }
 
-export interface MenusResource {
-  get(key: string, options?: ViewOptions): Promise<MenuResponse>;
-  all(options?: MenusOptions): Promise<MenusResponse>;
+/** Menus; with a generated model their keys are typed (an unknown key is 404). */
+export interface MenusResource<M extends ContentModel = UntypedModel> {
+  get(key: MenuKey<M>, options?: ViewOptions): Promise<MenuResponse>;
+  all(options?: MenusOptions<M>): Promise<MenusResponse>;
 }
 
 export interface OptionListsResource {
@@ -99,7 +106,7 @@ export function globalsResource<M extends ContentModel = UntypedModel>(
   const get = reader(ctx);
   const q = (options: EntryReadOptions) => new Query().entryRead(options, ctx.pinnedCv);
   return {
-    get: <K extends TypeKey<M>>(key: K, options: EntryReadOptions = {}) =>
+    get: <K extends GlobalKey<M>>(key: K, options: EntryReadOptionsOf<K, M> = {}) =>
       get<EntryResponseOf<M, K>>(`/globals/${segment(key)}`, q(options), options, [
         'entry',
         'included',
@@ -113,7 +120,7 @@ export function globalsResource<M extends ContentModel = UntypedModel>(
 const view = (options: ViewOptions, pinnedCv: number | undefined) =>
   new Query().locale(options, pinnedCv).preview(options);
 
-export function menusResource(ctx: ClientContext): MenusResource {
+export function menusResource<M extends ContentModel = UntypedModel>(ctx: ClientContext): MenusResource<M> {
   const get = reader(ctx);
   return {
     get: (key, options = {}) =>
@@ -135,7 +142,7 @@ export function optionListsResource(ctx: ClientContext): OptionListsResource {
 }
 
 /** The single reads: status, redirects, sitemap, tree, search. */
-export function singleReads(ctx: ClientContext) {
+export function singleReads<M extends ContentModel = UntypedModel>(ctx: ClientContext) {
   const get = reader(ctx);
   const cv = ctx.pinnedCv;
   return {
@@ -146,7 +153,7 @@ export function singleReads(ctx: ClientContext) {
     redirects: (options: RedirectsOptions = {}) =>
       get<RedirectsResponse>('/redirects', new Query().locale(options, cv), options, ['redirects', 'cv']),
     /** Published, indexable pages with their paths in every locale: `{ locale, items, cv }`. */
-    sitemap: (options: SitemapOptions = {}) =>
+    sitemap: (options: SitemapOptions<M> = {}) =>
       get<SitemapResponse>('/sitemap', view(options, cv).set('types', options.types), options, [
         'locale',
         'items',
@@ -161,7 +168,7 @@ export function singleReads(ctx: ClientContext) {
         ['locale', 'items', 'cv'],
       ),
     /** Published entries ranked by meaning (spaces with AI switched on; otherwise 404 `not_found`). */
-    search: (q: string, options: SearchOptions = {}) =>
+    search: (q: string, options: SearchOptions<M> = {}) =>
       get<SearchResponse>(
         '/search',
         new Query()
