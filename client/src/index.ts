@@ -2,6 +2,13 @@
 
 export { createClient, DEFAULT_CACHE_ENTRIES, type ClientOptions, type FolioClient } from './client.js';
 export { FolioApiError } from './errors.js';
+export {
+  checkLocalePrefixes,
+  type LocalePrefixes,
+  type PrefixedAnswer,
+  sitePath,
+  splitSitePath,
+} from './locale-prefixes.js';
 export { responseInfo, type ResponseInfo } from './response-info.js';
 export type { FetchLike } from './http.js';
 export type {
