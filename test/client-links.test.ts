@@ -189,6 +189,18 @@ describe('links resolved for a site', () => {
     );
   });
 
+  it('prefixes the last paths of a deleted entry', async () => {
+    const { cv } = await site.status();
+    // The demo's release links the page: it goes first (the delete is refused while it holds it).
+    expect((await demo.api('DELETE', '/releases/rel_spring')).status).toBeLessThan(300);
+    expect((await demo.api('DELETE', '/entries/ent_about')).status).toBeLessThan(300);
+    const deleted: Record<string, string>[] = [];
+    for await (const c of site.sync({ since: cv }))
+      if (c.change === 'deleted' && c.item.kind === 'entry' && c.item.id === 'ent_about')
+        deleted.push(c.item.paths ?? {});
+    expect(deleted).toEqual([{ en: '/about', de: '/de/ueber-uns', 'de-ch': '/de-ch/ueber-uns' }]);
+  });
+
   it('refuses prefixes that are no path prefix', () => {
     const options = { baseUrl: 'http://127.0.0.1:1', spaceId: DEMO_SPACE, token: TOKENS.public };
     expect(() => createClient({ ...options, localePrefixes: { de: '/de/' } })).toThrow(TypeError);
