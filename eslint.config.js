@@ -173,7 +173,10 @@ const layers = {
 
 export default tseslint.config(
   // test/kit-site/ is compiled (tsc --strict) by test/client-kit.test.ts in a fresh project of its own.
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'client/dist/', 'test/kit-site/'] },
+  // .astro/ holds what Astro generates (types, its content store) in the example Astro site.
+  {
+    ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'client/dist/', 'test/kit-site/', '**/.astro/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

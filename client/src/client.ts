@@ -1,5 +1,6 @@
 import { EtagCache } from './etag-cache.js';
 import { type FetchLike, Transport } from './http.js';
+import { checkLocalePrefixes, type LocalePrefixes } from './locale-prefixes.js';
 import type { CallOptions } from './query.js';
 import {
   globalsResource,
@@ -45,6 +46,13 @@ export interface ClientOptions {
   retry?: RetryOptions | false;
   /** ETag revalidation of GETs in memory (default: the 500 most recently used answers); `false`: none. */
   cache?: { maxEntries?: number } | false;
+  /**
+   * The site's URL prefix per locale, e.g. `{ en: '', de: '/de' }`: written into the paths of every answer
+   * (entries' `path` and `alternates`, `included.links`, menu `href`s of pages, tree, sitemap, redirects and
+   * sync items; client/README.md "Locale prefixes"), so they are the site's URLs. Locales not named keep Folio's
+   * paths. `byPath` still takes Folio's path: `splitSitePath` turns a site URL back into locale and path.
+   */
+  localePrefixes?: LocalePrefixes;
 }
 
 /**
@@ -59,6 +67,8 @@ export interface FolioClient<M extends ContentModel = UntypedModel> {
    * fetch, retries and cache. Status, submissions and uploads are not versioned and carry no cv.
    */
   at(cv: number): FolioClient<M>;
+  /** The `localePrefixes` option (checked), else undefined. */
+  readonly localePrefixes: LocalePrefixes | undefined;
   readonly entries: EntriesResource<M>;
   readonly globals: GlobalsResource<M>;
   readonly menus: MenusResource<M>;
@@ -103,7 +113,9 @@ export function createClient<M extends ContentModel = UntypedModel>(options: Cli
     retry: retryPolicy(options.retry),
     cache: maxEntries === 0 ? null : new EtagCache(maxEntries),
   });
-  return clientOf<M>({ transport, pinnedCv: undefined });
+  const localePrefixes =
+    options.localePrefixes === undefined ? null : checkLocalePrefixes(options.localePrefixes);
+  return clientOf<M>({ transport, pinnedCv: undefined, localePrefixes });
 }
 
 function baseUrlOf(value: string): string {
@@ -124,10 +136,11 @@ function clientOf<M extends ContentModel>(ctx: ClientContext): FolioClient<M> {
   const reads = singleReads<M>(ctx);
   return {
     cv: ctx.pinnedCv,
+    localePrefixes: ctx.localePrefixes ?? undefined,
     at(cv) {
       if (!Number.isInteger(cv) || cv < 1)
         throw new RangeError(`client.at: cv is a positive integer, not ${cv}`);
-      return clientOf<M>({ transport: ctx.transport, pinnedCv: cv });
+      return clientOf<M>({ ...ctx, pinnedCv: cv });
     },
     entries: entriesResource<M>(ctx),
     globals: globalsResource<M>(ctx),

@@ -3,6 +3,13 @@
 export { createClient, DEFAULT_CACHE_ENTRIES, type ClientOptions, type FolioClient } from './client.js';
 export { FolioApiError } from './errors.js';
 export { findIncluded, type WithIncluded } from './included.js';
+export {
+  checkLocalePrefixes,
+  type LocalePrefixes,
+  type PrefixedAnswer,
+  sitePath,
+  splitSitePath,
+} from './locale-prefixes.js';
 export { responseInfo, type ResponseInfo } from './response-info.js';
 export type { FetchLike } from './http.js';
 export type {

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 /**
  * The JavaScript and TypeScript snippets of README.md, client/README.md and docs/*.md. A snippet that cannot run
  * on its own against the demo space has `<!-- snippet: compile-only (why) -->` just before its fence: it is
- * then only compiled.
+ * then only compiled. One that needs an Astro build (`astro:content`, Astro's types) has
+ * `<!-- snippet: astro-only (why) -->` and is neither compiled nor run here: the example Astro site holds the same
+ * code, and test/astro-site.test.ts builds it.
  */
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -28,6 +30,7 @@ export interface Snippet {
 }
 
 const MARKER = /^<!-- snippet: compile-only \((.+)\) -->$/;
+const ASTRO_ONLY = /^<!-- snippet: astro-only \((.+)\) -->$/;
 
 export function snippetsOf(file: string): Snippet[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
@@ -42,6 +45,7 @@ export function snippetsOf(file: string): Snippet[] {
       .reverse()
       .find((l) => l.trim() !== '');
     const marker = MARKER.exec(previous ?? '');
+    if (ASTRO_ONLY.test(previous ?? '')) continue;
     out.push({
       name: `${file}:${line}`,
       lang: m[1] === 'js' ? 'js' : 'ts',

@@ -12,8 +12,8 @@ export {
   srcset,
   WIDTH_LADDER,
 } from './images.js';
+export { defaultLinkHref, type LinkIncluded, type LinkTarget, parseLink, resolveLink } from './links.js';
 export {
-  type LinkTarget,
   type MarkRenderer,
   type NodeRenderer,
   renderRichText,

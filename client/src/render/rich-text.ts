@@ -5,14 +5,9 @@
 
 import type { Link, RichTextMark, RichTextNode } from '../values.js';
 import { escapeHtml, isRecord, safeUrl } from './escape.js';
+import { defaultLinkHref, type LinkTarget, parseLink } from './links.js';
 
-/** An entry of `included.links` (`{ id, type, name, path }`): what an entry link points at; `path` is enough. */
-export interface LinkTarget {
-  path: string;
-  id?: string;
-  type?: string;
-  name?: string;
-}
+export type { LinkTarget };
 
 export interface RichTextContext {
   /** The href of a link (after `linkHref`), or null when it leads nowhere (an unpublished entry). */
@@ -30,8 +25,9 @@ export interface RichTextOptions {
   /** `included.links` of the answer: entry links resolve to their `path`; missing ones render as plain text. */
   links?: Readonly<Record<string, LinkTarget>>;
   /**
-   * The href of a link (default: an entry's path as is, `mailto:` for emails, the URL of url and asset links);
-   * e.g. add a locale prefix. Return null for no link. The result is checked like any URL.
+   * The href of a link; default `defaultLinkHref` (an entry's path as `included.links` has it, `mailto:` for
+   * emails, the URL of url and asset links), which a custom one can fall back to. Return null for no link. The
+   * result is checked like any URL.
    */
   linkHref?: (link: Link, target: LinkTarget | undefined) => string | null;
   /** Per node type (`paragraph`, `heading`, `image`, …). */
@@ -59,29 +55,6 @@ const MARK_TAGS: Record<string, string> = {
   subscript: 'sub',
   superscript: 'sup',
 };
-
-function parseLink(value: unknown): Link | null {
-  if (!isRecord(value)) return null;
-  const { kind } = value;
-  if (kind === 'url' && typeof value.url === 'string') return { kind, url: value.url };
-  if (kind === 'entry' && typeof value.entry === 'string') return { kind, entry: value.entry };
-  if (kind === 'email' && typeof value.email === 'string') return { kind, email: value.email };
-  if (kind === 'asset' && typeof value.asset === 'string' && typeof value.url === 'string')
-    return { kind, asset: value.asset, url: value.url };
-  return null;
-}
-
-function defaultHref(link: Link, target: LinkTarget | undefined): string | null {
-  switch (link.kind) {
-    case 'url':
-    case 'asset':
-      return link.url;
-    case 'email':
-      return `mailto:${link.email}`;
-    case 'entry':
-      return target?.path ?? null;
-  }
-}
 
 /** A node as far as it is one, checked once; nesting past `depth` levels is dropped. */
 function asNode(value: unknown, depth: number): RichTextNode | null {
@@ -113,7 +86,7 @@ function intIn(value: unknown, min: number, max: number, fallback: number): numb
 /** Renders a rich-text document (or a node, or a list of nodes) to HTML. */
 export function renderRichText(doc: unknown, options: RichTextOptions = {}): string {
   const links = options.links ?? {};
-  const linkHref = options.linkHref ?? defaultHref;
+  const linkHref = options.linkHref ?? defaultLinkHref;
   const ctx: RichTextContext = {
     href(value) {
       const link = parseLink(value);

@@ -22,7 +22,8 @@ import type {
 } from '../types.js';
 import type { FieldKey, GlobalKey, IncludeKey, ListKey, MenuKey, OneOrMany, PageKey } from '../typed-keys.js';
 import type { ContentModel, EntryResponseOf, UntypedModel } from '../values.js';
-import type { ClientContext } from './context.js';
+import type { PrefixedAnswer } from '../locale-prefixes.js';
+import { type ClientContext, prefixed } from './context.js';
 import type { EntryReadOptionsOf } from './entries.js';
 
 /** Parameters of menus, option lists, the tree and the sitemap: locale, cv and previews. */
@@ -90,14 +91,18 @@ export function reader(ctx: ClientContext) {
     query: Query,
     options: CallOptions,
     members: readonly (keyof T & string)[],
-  ): Promise<T> =>
-    ctx.transport.send({
+    /** The answer's paths get the client's locale prefixes. */
+    paths?: { kind: PrefixedAnswer; locale: string | undefined },
+  ): Promise<T> => {
+    const read = (body: unknown) => objectWith<T>(body, members);
+    return ctx.transport.send({
       method: 'GET',
       path,
       query: query.params,
       signal: options.signal,
-      read: (body) => objectWith<T>(body, members),
+      read: paths === undefined ? read : prefixed(ctx, paths.kind, paths.locale, read),
     });
+  };
 }
 
 export function globalsResource<M extends ContentModel = UntypedModel>(
@@ -107,13 +112,18 @@ export function globalsResource<M extends ContentModel = UntypedModel>(
   const q = (options: EntryReadOptions) => new Query().entryRead(options, ctx.pinnedCv);
   return {
     get: <K extends GlobalKey<M>>(key: K, options: EntryReadOptionsOf<K, M> = {}) =>
-      get<EntryResponseOf<M, K>>(`/globals/${segment(key)}`, q(options), options, [
-        'entry',
-        'included',
-        'cv',
-      ]),
+      get<EntryResponseOf<M, K>>(
+        `/globals/${segment(key)}`,
+        q(options),
+        options,
+        ['entry', 'included', 'cv'],
+        { kind: 'entry', locale: options.locale },
+      ),
     all: (options = {}) =>
-      get<GlobalsResponse>('/globals', q(options).set('keys', options.keys), options, ['globals', 'cv']),
+      get<GlobalsResponse>('/globals', q(options).set('keys', options.keys), options, ['globals', 'cv'], {
+        kind: 'globals',
+        locale: options.locale,
+      }),
   };
 }
 
@@ -124,12 +134,18 @@ export function menusResource<M extends ContentModel = UntypedModel>(ctx: Client
   const get = reader(ctx);
   return {
     get: (key, options = {}) =>
-      get<MenuResponse>(`/menus/${segment(key)}`, view(options, ctx.pinnedCv), options, ['menu', 'cv']),
+      get<MenuResponse>(`/menus/${segment(key)}`, view(options, ctx.pinnedCv), options, ['menu', 'cv'], {
+        kind: 'menu',
+        locale: options.locale,
+      }),
     all: (options = {}) =>
-      get<MenusResponse>('/menus', view(options, ctx.pinnedCv).set('keys', options.keys), options, [
-        'menus',
-        'cv',
-      ]),
+      get<MenusResponse>(
+        '/menus',
+        view(options, ctx.pinnedCv).set('keys', options.keys),
+        options,
+        ['menus', 'cv'],
+        { kind: 'menus', locale: options.locale },
+      ),
   };
 }
 
@@ -151,14 +167,19 @@ export function singleReads<M extends ContentModel = UntypedModel>(ctx: ClientCo
       get<SpaceStatus>('/status', new Query(), options, ['spaceId', 'cv', 'locales']),
     /** Every redirect of the locale, targets resolved: `{ redirects: [{ from, to, status }], cv }`. */
     redirects: (options: RedirectsOptions = {}) =>
-      get<RedirectsResponse>('/redirects', new Query().locale(options, cv), options, ['redirects', 'cv']),
+      get<RedirectsResponse>('/redirects', new Query().locale(options, cv), options, ['redirects', 'cv'], {
+        kind: 'redirects',
+        locale: options.locale,
+      }),
     /** Published, indexable pages with their paths in every locale: `{ locale, items, cv }`. */
     sitemap: (options: SitemapOptions<M> = {}) =>
-      get<SitemapResponse>('/sitemap', view(options, cv).set('types', options.types), options, [
-        'locale',
-        'items',
-        'cv',
-      ]),
+      get<SitemapResponse>(
+        '/sitemap',
+        view(options, cv).set('types', options.types),
+        options,
+        ['locale', 'items', 'cv'],
+        { kind: 'sitemap', locale: options.locale },
+      ),
     /** The navigation tree: `{ locale, under, items: [node with children], cv }`. */
     tree: (options: TreeOptions = {}) =>
       get<TreeResponse>(
@@ -166,6 +187,7 @@ export function singleReads<M extends ContentModel = UntypedModel>(ctx: ClientCo
         view(options, cv).set('under', options.under).set('depth', options.depth),
         options,
         ['locale', 'items', 'cv'],
+        { kind: 'tree', locale: options.locale },
       ),
     /** Published entries ranked by meaning (spaces with AI switched on; otherwise 404 `not_found`). */
     search: (q: string, options: SearchOptions<M> = {}) =>
@@ -180,6 +202,7 @@ export function singleReads<M extends ContentModel = UntypedModel>(ctx: ClientCo
           .set('fields', options.fields),
         options,
         ['items', 'included', 'cv'],
+        { kind: 'search', locale: options.locale },
       ),
     /** The content model (`GET /types`): types with their fields, what `folio-types` reads. */
     types: (options: ViewOptions = {}) =>

@@ -11,7 +11,7 @@ import type {
   UntypedModel,
 } from '../values.js';
 import type { FieldKey, FilterOf, IncludeKey, ListKey, OneOrMany, PageKey, SortKey } from '../typed-keys.js';
-import type { ClientContext } from './context.js';
+import { type ClientContext, prefixed } from './context.js';
 import { CursorList } from './cursor-list.js';
 
 export type EntryList<M extends ContentModel = UntypedModel, K extends TypeKey<M> = TypeKey<M>> = CursorList<
@@ -115,7 +115,7 @@ export function entriesResource<M extends ContentModel = UntypedModel>(
       path,
       query: new Query().entryRead(options, ctx.pinnedCv).params,
       signal: options.signal,
-      read: readEntryAs<M, K>(typesOf(options.type)),
+      read: prefixed(ctx, 'entry', options.locale, readEntryAs<M, K>(typesOf(options.type))),
     });
   return {
     byPath: (path, options = {}) => read(byPathRoute(path), options),
@@ -128,7 +128,7 @@ export function entriesResource<M extends ContentModel = UntypedModel>(
             path: '/entries',
             query: new Query().entryList(query, ctx.pinnedCv).set('cursor', cursor).params,
             signal: query.signal,
-            read: (body) => readPageAs<M, K>(body),
+            read: prefixed(ctx, 'entries', query.locale, (body) => readPageAs<M, K>(body)),
           }),
         (page) => page.items,
       );

@@ -1,7 +1,7 @@
 import { isObject, objectWith } from '../parse.js';
 import { type CallOptions, type LocaleOptions, type PinOptions, Query } from '../query.js';
 import type { Entry, SyncAnswer as RawSyncPage } from '../types.js';
-import type { ClientContext } from './context.js';
+import { type ClientContext, prefixed } from './context.js';
 import { CursorList } from './cursor-list.js';
 
 export interface SyncOptions extends CallOptions, PinOptions, LocaleOptions {
@@ -241,7 +241,7 @@ export function syncFeed(ctx: ClientContext, options: SyncOptions): SyncFeed {
         .set('fields', options.fields)
         .set('cursor', cursor).params,
       signal: options.signal,
-      read: readSyncPage,
+      read: prefixed(ctx, 'sync', options.locale, readSyncPage),
     }),
   );
 }
