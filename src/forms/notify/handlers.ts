@@ -49,15 +49,28 @@ export function notifyJobHandlers(deps: NotifyDeps): [kind: string, handler: Job
   ];
 }
 
+/**
+ * The answers of a notice, made once for all its messages: the jobs of one submission share their notice
+ * (load-notice.ts), and every message lists the same answers.
+ */
+const answersMade = new WeakMap<Notice, ReturnType<typeof submissionAnswers>>();
+
 function answersOf(notice: Notice) {
-  return submissionAnswers({
+  const made = answersMade.get(notice);
+  if (made) return made;
+  const answers = submissionAnswers({
     form: notice.form,
     values: notice.submission.values,
     defaultLocale: defaultLocale(notice.space.settings),
     lists: notice.lists,
     files: notice.files,
   });
+  answersMade.set(notice, answers);
+  return answers;
 }
+
+/** The owner email of a notice, by its links' expiry: the same for every owner recipient, so rendered once. */
+const ownerMailMade = new WeakMap<Notice, { expires: number; mail: ReturnType<typeof ownerEmail> }>();
 
 /** The mail links' key, loaded once per set of handlers (the master key lives in the store). */
 function linkKeyOnce(deps: NotifyDeps): () => Promise<Buffer> {
@@ -87,22 +100,27 @@ function ownerEmailHandler(deps: NotifyDeps, mailer: Mailer, linkKey: () => Prom
     const expires =
       Math.floor(Date.now() / 1000) + (deps.config.mail.fileLinkSeconds ?? MAIL_LINK_DEFAULT_SECONDS);
     const ref = { spaceId: job.spaceId, key: p.formKey, submissionId: submission.id };
-    const mail = ownerEmail({
-      formName: notice.form?.name ?? p.formKey,
-      formKey: p.formKey,
-      submissionId: submission.id,
-      answers: answersOf(notice),
-      page: submission.page,
-      submittedAt: submission.createdAt,
-      locale: submission.locale,
-      timeZone: settings.timeZone,
-      replyToVisitor: replyTo !== null,
-      fileUrl: (uploadId) => signedFileUrl(deps.config.publicUrl, key, { ...ref, uploadId }, expires),
-      linksExpireAt: new Date(expires * 1000),
-      subjectTemplate: pickLocalized(notice.form?.settings.notifySubject, chain),
-      introTemplate: pickLocalized(notice.form?.settings.notifyIntro, chain),
-      values: submission.values,
-    });
+    const made = ownerMailMade.get(notice);
+    const mail =
+      made?.expires === expires
+        ? made.mail
+        : ownerEmail({
+            formName: notice.form?.name ?? p.formKey,
+            formKey: p.formKey,
+            submissionId: submission.id,
+            answers: answersOf(notice),
+            page: submission.page,
+            submittedAt: submission.createdAt,
+            locale: submission.locale,
+            timeZone: settings.timeZone,
+            replyToVisitor: replyTo !== null,
+            fileUrl: (uploadId) => signedFileUrl(deps.config.publicUrl, key, { ...ref, uploadId }, expires),
+            linksExpireAt: new Date(expires * 1000),
+            subjectTemplate: pickLocalized(notice.form?.settings.notifySubject, chain),
+            introTemplate: pickLocalized(notice.form?.settings.notifyIntro, chain),
+            values: submission.values,
+          });
+    ownerMailMade.set(notice, { expires, mail });
     const messageId = messageIdFor(job.id, deps.config.mail.from);
     const sendKey = { id: job.id, spaceId: job.spaceId, submissionId: submission.id, messageId };
     await sendOnce(deps.store, { ...sendKey, channel: 'email' }, () =>

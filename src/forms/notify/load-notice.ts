@@ -36,8 +36,27 @@ export interface Notice {
   files: ReadonlyMap<string, NoticeFile>;
 }
 
-/** Null when there is nothing to notify about: the submission is gone (erased, expired) or not in the inbox. */
-export async function loadNotice(store: Store, spaceId: string, job: NotifyJob): Promise<Notice | null> {
+/** Loads in flight per store, by submission and form version: see `loadNotice`. */
+const inFlight = new WeakMap<Store, Map<string, Promise<Notice | null>>>();
+
+/**
+ * Null when there is nothing to notify about: the submission is gone (erased, expired) or not in the inbox. The
+ * messages of one submission are claimed together and start together, so the jobs asking while a load is under
+ * way share it (one read and one parse of the submission for all its messages), and the notice is read afresh
+ * for any job that starts after it: nothing is kept once the load is done.
+ */
+export function loadNotice(store: Store, spaceId: string, job: NotifyJob): Promise<Notice | null> {
+  let loads = inFlight.get(store);
+  if (!loads) inFlight.set(store, (loads = new Map()));
+  const key = `${spaceId}\u0000${job.submissionId}\u0000${job.formKey}\u0000${job.cv}`;
+  const shared = loads.get(key);
+  if (shared) return shared;
+  const load = readNotice(store, spaceId, job).finally(() => loads.delete(key));
+  loads.set(key, load);
+  return load;
+}
+
+async function readNotice(store: Store, spaceId: string, job: NotifyJob): Promise<Notice | null> {
   const submission = await readSubmission(store, spaceId, job);
   if (!submission) return null;
   const space = await getSpace(store, spaceId);

@@ -14,40 +14,61 @@ export interface SendKey {
   messageId: string | null;
 }
 
+/** Rows per statement: 7 parameters each, well under SQLite's and PostgreSQL's bound. */
+const CHUNK = 200;
+
 /**
- * Records the message as `sending` unless a row exists; answers whether it still has to go out (`send`: new, or
- * left `sending` by an attempt that failed or died) or was accepted before (`sent`).
+ * Records each message as `sending` unless a row exists; answers, per key and in order, whether it still has to go
+ * out (`send`: new, or left `sending` by an attempt that failed or died) or was accepted before (`sent`). The
+ * messages finishing together are one insert (one statement per burst of messages, not one per message).
  */
-export async function beginSend(db: Queryable, key: SendKey, now: Date): Promise<'send' | 'sent'> {
-  const inserted = await db
-    .insertInto('notification_sends')
-    .values({
-      id: key.id,
-      space_id: key.spaceId,
-      submission_id: key.submissionId,
-      channel: key.channel,
-      state: 'sending',
-      message_id: key.messageId,
-      updated_at: now.toISOString(),
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  // A new row: the first attempt, nothing to look up (one statement per message under a burst, not two).
-  if (inserted) return 'send';
-  const row = await db
-    .selectFrom('notification_sends')
-    .select('state')
-    .where('id', '=', key.id)
-    .executeTakeFirst();
-  return row?.state === 'sent' ? 'sent' : 'send';
+export async function beginSends(
+  db: Queryable,
+  keys: readonly SendKey[],
+  now: Date,
+): Promise<('send' | 'sent')[]> {
+  const fresh = new Set<string>();
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const rows = await db
+      .insertInto('notification_sends')
+      .values(
+        keys.slice(i, i + CHUNK).map((key) => ({
+          id: key.id,
+          space_id: key.spaceId,
+          submission_id: key.submissionId,
+          channel: key.channel,
+          state: 'sending' as const,
+          message_id: key.messageId,
+          updated_at: now.toISOString(),
+        })),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .execute();
+    for (const r of rows) fresh.add(r.id);
+  }
+  // New rows are first attempts: only the others are looked up.
+  const known = [...new Set(keys.map((k) => k.id).filter((id) => !fresh.has(id)))];
+  const sent = new Set<string>();
+  for (let i = 0; i < known.length; i += CHUNK) {
+    const rows = await db
+      .selectFrom('notification_sends')
+      .select('id')
+      .where('id', 'in', known.slice(i, i + CHUNK))
+      .where('state', '=', 'sent')
+      .execute();
+    for (const r of rows) sent.add(r.id);
+  }
+  return keys.map((k) => (sent.has(k.id) ? 'sent' : 'send'));
 }
 
-/** The receiver accepted the message: recorded at once, before anything else can fail. */
-export async function markSent(db: Queryable, id: string, now: Date): Promise<void> {
-  await db
-    .updateTable('notification_sends')
-    .set({ state: 'sent', updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .execute();
+/** The receivers accepted the messages: recorded before their jobs count as done. */
+export async function markSent(db: Queryable, ids: readonly string[], now: Date): Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    await db
+      .updateTable('notification_sends')
+      .set({ state: 'sent', updated_at: now.toISOString() })
+      .where('id', 'in', ids.slice(i, i + CHUNK))
+      .execute();
+  }
 }
