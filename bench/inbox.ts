@@ -12,6 +12,8 @@
  */
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { type Insertable, sql } from 'kysely';
 import type { SubmissionOptionsTable, SubmissionsTable } from '../src/store/forms-schema.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
@@ -124,15 +126,29 @@ async function timed(url: string, headers: Record<string, string>, rounds: numbe
   return `p50 ${at(0.5).toFixed(1).padStart(6)} ms   p95 ${at(0.95).toFixed(1).padStart(6)} ms   cpu/req ${(cpu / rounds).toFixed(1).padStart(5)} ms`;
 }
 
+/**
+ * A full garbage collection, without starting Node with --expose-gc: what is still held after it is what the
+ * download kept, beside the peaks (which include garbage V8 had not collected yet).
+ */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  const gc: unknown = runInNewContext('gc');
+  if (typeof gc === 'function') gc();
+}
+
 /** Downloads to nowhere, sampling this process's RSS and heap: their growth over what they were before. */
 function download(url: string, headers: Record<string, string>): Promise<string> {
+  collectGarbage();
   const before = process.memoryUsage();
   let peakRss = before.rss;
   let peakHeap = before.heapUsed;
+  let peakBuffers = before.arrayBuffers;
   const sample = setInterval(() => {
     const m = process.memoryUsage();
     peakRss = Math.max(peakRss, m.rss);
     peakHeap = Math.max(peakHeap, m.heapUsed);
+    // Buffers: where a file held whole (not streamed) shows, apart from garbage the heap has not collected yet.
+    peakBuffers = Math.max(peakBuffers, m.arrayBuffers);
   }, 20);
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
@@ -143,8 +159,12 @@ function download(url: string, headers: Record<string, string>): Promise<string>
         clearInterval(sample);
         if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`));
         const mb = (n: number) => (n / 1024 / 1024).toFixed(1).padStart(6);
+        const seconds = ((performance.now() - t0) / 1000).toFixed(1).padStart(5);
+        collectGarbage();
+        const after = process.memoryUsage();
+        const kept = after.heapUsed + after.external - (before.heapUsed + before.external);
         resolve(
-          `${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s  ${mb(bytes)} MB   RSS +${mb(peakRss - before.rss)} MB   heap +${mb(peakHeap - before.heapUsed)} MB`,
+          `${seconds} s  ${mb(bytes)} MB   RSS +${mb(peakRss - before.rss)} MB   heap +${mb(peakHeap - before.heapUsed)} MB   buffers +${mb(peakBuffers - before.arrayBuffers)} MB   kept after GC +${mb(kept)} MB`,
         );
       });
       res.on('error', reject);
