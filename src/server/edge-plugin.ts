@@ -126,6 +126,7 @@ export const edgePlugin = fp(
         share,
         peerIsClient: config.trustProxy === false,
         tagHeader: config.cdn.tagHeader,
+        front,
       });
     }
     // Closing: Fastify answers from here on (its 503s, `Connection: close`).

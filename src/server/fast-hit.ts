@@ -30,14 +30,13 @@ export type FrontHandler = (req: IncomingMessage, res: ServerResponse) => boolea
  */
 export class FrontDoor {
   handler: FrontHandler | null = null;
-  /** Requests the handler answered: how tests tell that the fast path ran, not only the same bytes. */
+  /** Requests the handler answered (it counts them): how tests tell the fast path ran, not only the same bytes. */
   answered = 0;
 
   listener(fastify: (req: IncomingMessage, res: ServerResponse) => void) {
     return (req: IncomingMessage, res: ServerResponse): void => {
       const handler = this.handler;
-      if (handler !== null && handler(req, res)) this.answered++;
-      else fastify(req, res);
+      if (handler === null || !handler(req, res)) fastify(req, res);
     };
   }
 }
@@ -54,6 +53,8 @@ export interface FastHitDeps {
   /** Whether `request.ip` is the socket's peer (TRUST_PROXY off); else visitors' shares are left to Fastify. */
   peerIsClient: boolean;
   tagHeader: CdnConfig['tagHeader'];
+  /** Counts the answers written (FrontDoor.answered). */
+  front: { answered: number };
 }
 
 /** What every answer of one cached entry shares, worked out on its first fast hit. */
@@ -160,11 +161,29 @@ export function fastHits(deps: FastHitDeps): FrontHandler {
       ip = peer;
     }
     const outcome: Outcome | Promise<Outcome> = countRequest(limit, share, token, { ip });
-    if (outcome instanceof Promise || outcome.r.exceeded) {
-      countedAlready(req, outcome);
-      return false;
-    }
+    const answer = (o: Outcome, entry: CachedResponse, p: Prepared): boolean => {
+      write(req, res, started, entry, p, token, allowOrigin, o);
+      return true;
+    };
+    if (!(outcome instanceof Promise) && !outcome.r.exceeded) return answer(outcome, hit, prep);
+    // Counted in Redis: the rate-limit stage takes the count (waiting for it there), the pipeline answers.
+    countedAlready(req, outcome);
+    return false;
+  };
 
+  function write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: number,
+    hit: CachedResponse,
+    prep: Prepared,
+    token: TokenRow,
+    allowOrigin: string | null,
+    outcome: Outcome,
+  ): void {
+    const method = req.method;
+    const headers = req.headers;
+    deps.front.answered++;
     metrics.cache('hit_l1');
     const status = hit.etag !== undefined && noneMatch(headers['if-none-match'], hit.etag) ? 304 : hit.status;
     const out = prep.fixed.slice();
@@ -197,7 +216,6 @@ export function fastHits(deps: FastHitDeps): FrontHandler {
     res.writeHead(status, out);
     if (head || status === 304) res.end();
     else res.end(hit.body);
-    metrics.request(prep.route, method, status, (performance.now() - started) / 1000);
-    return true;
-  };
+    metrics.request(prep.route, method ?? 'GET', status, (performance.now() - started) / 1000);
+  }
 }
