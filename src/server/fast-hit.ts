@@ -161,11 +161,10 @@ export function fastHits(deps: FastHitDeps): FrontHandler {
       ip = peer;
     }
     const outcome: Outcome | Promise<Outcome> = countRequest(limit, share, token, { ip });
-    const answer = (o: Outcome, entry: CachedResponse, p: Prepared): boolean => {
-      write(req, res, started, entry, p, token, allowOrigin, o);
+    if (!(outcome instanceof Promise) && !outcome.r.exceeded) {
+      write(req, res, started, hit, prep, token, allowOrigin, outcome);
       return true;
-    };
-    if (!(outcome instanceof Promise) && !outcome.r.exceeded) return answer(outcome, hit, prep);
+    }
     // Counted in Redis: the rate-limit stage takes the count (waiting for it there), the pipeline answers.
     countedAlready(req, outcome);
     return false;
