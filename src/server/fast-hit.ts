@@ -100,7 +100,7 @@ function plainRead(req: IncomingMessage): boolean {
  * The response cache's front door: answers a clean L1 hit of a public read from Node's `request` event, before
  * Fastify routes it or runs a hook, with the same decisions and the same answer as the delivery pipeline (auth,
  * rate limit, cache stage) and the edge's onSend hook would make; anything else is handed to Fastify untouched
- * (DESIGN.md "Caching", docs/operations.md "Fast hits").
+ * (docs/architecture.md "The edge").
  *
  * It decides from the URL what the router would: a cached entry exists only for a path the cache stage marked (a
  * `delivery: 'read'` route, not opted out), and its key holds the raw path, so the same path reaches the same
