@@ -176,7 +176,7 @@ export function storeResponse({ cache, directory }: Pick<CacheStageDeps, 'cache'
       if (value === undefined || PER_REQUEST.has(name)) continue;
       headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
-    cache.set(key, { status, headers, body, etag }, request.folioExpiresAt);
+    cache.set(key, { status, headers, body, etag, route: request.routeOptions.url }, request.folioExpiresAt);
     if (etag !== undefined && noneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
       // HEAD: the HEAD route's onSend needs a payload (it measures it for Content-Length, then drops it).

@@ -9,6 +9,11 @@ export interface CachedResponse {
   readonly body: Buffer;
   /** The ETag stored with the bytes, so `If-None-Match` costs a string comparison (DESIGN.md "Caching"). */
   readonly etag: string | undefined;
+  /**
+   * The route pattern that answered (the request metrics' label), so the cache's front door (src/server/fast-hit.ts)
+   * can count a hit it answers without routing. Undefined in entries written by an older Folio.
+   */
+  readonly route?: string | undefined;
 }
 
 export interface ResponseCacheOptions {
@@ -102,7 +107,9 @@ export class ResponseCache {
 
 /** `[u32 length of meta][meta JSON: status, headers, etag][body]`: the bytes go to Redis untouched. */
 export function encode(value: CachedResponse): Buffer {
-  const meta = Buffer.from(JSON.stringify({ s: value.status, h: value.headers, e: value.etag ?? null }));
+  const meta = Buffer.from(
+    JSON.stringify({ s: value.status, h: value.headers, e: value.etag ?? null, r: value.route ?? null }),
+  );
   const head = Buffer.allocUnsafe(4);
   head.writeUInt32BE(meta.length, 0);
   return Buffer.concat([head, meta, value.body]);
@@ -117,8 +124,15 @@ export function decode(raw: Buffer): CachedResponse | undefined {
       s: number;
       h: Record<string, string>;
       e: string | null;
+      r?: string | null;
     };
-    return { status: meta.s, headers: meta.h, etag: meta.e ?? undefined, body: raw.subarray(4 + length) };
+    return {
+      status: meta.s,
+      headers: meta.h,
+      etag: meta.e ?? undefined,
+      route: typeof meta.r === 'string' ? meta.r : undefined,
+      body: raw.subarray(4 + length),
+    };
   } catch {
     return undefined; // another version's format: a miss
   }

@@ -105,6 +105,8 @@ export interface Config {
   readonly secret: string | null;
   /** FOLIO_WORKER: run the outbox job runner inside `folio serve` (off when `folio worker` processes run it). */
   readonly worker: boolean;
+  /** FOLIO_FAST_HITS: answer clean response-cache hits before Fastify (src/server/fast-hit.ts); 0 turns it off. */
+  readonly fastHits: boolean;
   /**
    * JOB_LEASE_SECONDS: how long a claimed outbox job stays with its worker; a worker that died (SIGKILL, a lost
    * machine) holds its jobs this long before another runs them. Above every handler's timeout (webhooks: 10 s).
@@ -377,6 +379,7 @@ export function loadConfig(env: Env = process.env): Config {
     demo: bool(env, 'FOLIO_DEMO', false),
     secret: secret(env),
     worker: bool(env, 'FOLIO_WORKER', true),
+    fastHits: bool(env, 'FOLIO_FAST_HITS', true),
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 15, 86_400),
     jobConcurrency: int(env, 'JOB_CONCURRENCY', 32, 1, 1000),
     workerMetricsPort:

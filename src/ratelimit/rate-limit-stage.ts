@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
 import { rateLimited } from '../errors/errors.js';
@@ -8,10 +9,50 @@ import type { LimitCheck, LimitResult } from './token-limiter.js';
 export interface VisitorShare {
   limit: LimitCheck;
   /** The visitor's key: a keyed hash of the request's address, never the address (src/forms/visitor.ts). */
-  visitorOf(request: FastifyRequest): string;
+  visitorOf(request: { ip: string }): string;
 }
 
-type Outcome = { r: LimitResult; scope: 'token' | 'visitor' };
+/** A request's count: the limit it met first, and whose. */
+export type Outcome = { r: LimitResult; scope: 'token' | 'visitor' };
+
+/**
+ * Counts decided before Fastify saw the request (the cache's front door, src/server/fast-hit.ts) for requests it
+ * then handed on (over the limit, or counted by Redis): the stage applies them instead of counting again.
+ */
+const counted = new WeakMap<IncomingMessage, Outcome | Promise<Outcome>>();
+
+export function countedAlready(req: IncomingMessage, outcome: Outcome | Promise<Outcome>): void {
+  counted.set(req, outcome);
+}
+
+/** Whether a request of this token also counts against its visitor's share (so needs the visitor's address). */
+export function sharesApply(share: VisitorShare | null, token: TokenRow): share is VisitorShare {
+  return share !== null && token.origins.length > 0;
+}
+
+/**
+ * Counts one request of `token`: against its visitor's share first where one applies, then the token's. Only a
+ * request within the share counts against the token.
+ */
+export function countRequest(
+  limit: LimitCheck,
+  share: VisitorShare | null,
+  token: TokenRow,
+  request: { ip: string },
+): Outcome | Promise<Outcome> {
+  const byToken = (): Outcome | Promise<Outcome> => {
+    const r = limit(token.id);
+    return r instanceof Promise ? r.then((t) => ({ r: t, scope: 'token' })) : { r, scope: 'token' };
+  };
+  if (!sharesApply(share, token)) return byToken();
+  const then = (v: LimitResult): Outcome | Promise<Outcome> => {
+    if (v.exceeded) return { r: v, scope: 'visitor' };
+    const t = byToken();
+    return t instanceof Promise ? t.then((o) => nearer(o, v)) : nearer(t, v);
+  };
+  const v = share.limit(`${token.id}:${share.visitorOf(request)}`);
+  return v instanceof Promise ? v.then(then) : then(v);
+}
 
 /**
  * The delivery pipeline's rate-limit stage (spec 5 rule 3, spec 8: 1,200 requests per minute per token), after
@@ -40,24 +81,12 @@ export function rateLimitStage(limit: LimitCheck, metrics: Metrics, share: Visit
     }
     return undefined;
   };
-  const byToken = (token: TokenRow): Outcome | Promise<Outcome> => {
-    const r = limit(token.id);
-    return r instanceof Promise ? r.then((t) => ({ r: t, scope: 'token' })) : { r, scope: 'token' };
-  };
-  /** The visitor's share first; only a request within it counts against the token. */
-  const byVisitor = (request: FastifyRequest, token: TokenRow, s: VisitorShare) => {
-    const then = (v: LimitResult): Outcome | Promise<Outcome> => {
-      if (v.exceeded) return { r: v, scope: 'visitor' };
-      const t = byToken(token);
-      return t instanceof Promise ? t.then((o) => nearer(o, v)) : nearer(t, v);
-    };
-    const v = s.limit(`${token.id}:${s.visitorOf(request)}`);
-    return v instanceof Promise ? v.then(then) : then(v);
-  };
   return (request: FastifyRequest, reply: FastifyReply): Promise<undefined> | undefined => {
     const token = request.deliveryToken;
     if (token === null) return undefined;
-    const o = share !== null && token.origins.length > 0 ? byVisitor(request, token, share) : byToken(token);
+    const early = counted.get(request.raw);
+    if (early !== undefined) counted.delete(request.raw);
+    const o = early ?? countRequest(limit, share, token, request);
     return o instanceof Promise ? o.then((out) => apply(reply, out)) : apply(reply, o);
   };
 }

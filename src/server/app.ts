@@ -1,5 +1,7 @@
 import type { Config } from '../config/config.js';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { createServer } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyServerFactory, LogController } from 'fastify';
+import { FrontDoor } from './fast-hit.js';
 import type { AppDeps, AppServices } from '../app/services.js';
 import { imageRoutes } from '../assets/image-routes.js';
 import { registerScopeTable } from '../auth/route-scopes.js';
@@ -50,10 +52,32 @@ function trustProxyOption(
   return [...trust];
 }
 
+/**
+ * Node's server as Fastify would make it (its lib/server.js: `http` options, timeouts), with the response cache's
+ * front door listening before Fastify (src/server/fast-hit.ts).
+ */
+function serverWith(front: FrontDoor): FastifyServerFactory {
+  return (handler, opts) => {
+    const number = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+    const server = createServer(
+      typeof opts.http === 'object' && opts.http !== null ? opts.http : {},
+      front.listener(handler),
+    );
+    server.keepAliveTimeout = number(opts.keepAliveTimeout) ?? server.keepAliveTimeout;
+    server.requestTimeout = number(opts.requestTimeout) ?? server.requestTimeout;
+    server.setTimeout(number(opts.connectionTimeout) ?? 0);
+    const perSocket = number(opts.maxRequestsPerSocket) ?? 0;
+    if (perSocket > 0) server.maxRequestsPerSocket = perSocket;
+    return server;
+  };
+}
+
 /** Builds the HTTP app on top of opened resources; the caller owns (and closes) the store. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   wireDomains();
+  const front = new FrontDoor();
   const app = Fastify({
+    serverFactory: serverWith(front),
     logger:
       deps.config.logLevel === 'silent'
         ? false
@@ -114,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(deliveryPipeline, { services });
   // Rate limit and response cache stages, cv fan-out, /readyz and /metrics.
-  await app.register(edgePlugin, { services });
+  await app.register(edgePlugin, { services, front });
 
   // The inbox in the browser: /inbox/, and the session cookie the management auth accepts.
   await app.register(inboxPlugin, { services });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appendTag, cdnTag } from '../delivery/cache-headers.js';
 import fp from 'fastify-plugin';
 import { cacheStage, storeResponse } from '../cache/cache-stage.js';
+import { fastHits, type FrontDoor } from './fast-hit.js';
 import { ResponseCache } from '../cache/response-cache.js';
 import { healthRoutes } from '../observability/health-routes.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -41,6 +42,8 @@ export interface Edge {
   directory: SpaceDirectory;
   fanout: CvFanout;
   redis: RedisLink | null;
+  /** The response cache's front door (src/server/fast-hit.ts): `answered` counts the hits it served. */
+  front: FrontDoor;
 }
 
 declare module 'fastify' {
@@ -55,7 +58,7 @@ declare module 'fastify' {
  * metrics and readiness. It owns the Redis connection and closes everything it opened with the app.
  */
 export const edgePlugin = fp(
-  async (app: FastifyInstance, opts: { services: AppServices }) => {
+  async (app: FastifyInstance, opts: { services: AppServices; front: FrontDoor }) => {
     const { config, store, masterKey, metrics } = opts.services;
     // The shared queue and the pool, read when scraped (docs/operations.md "Monitoring").
     metrics.outbox(() => outboxCounts(store));
@@ -97,7 +100,8 @@ export const edgePlugin = fp(
           }
         : null;
 
-    app.decorate('folioEdge', { metrics, cache, directory, fanout, redis });
+    const front = opts.front;
+    app.decorate('folioEdge', { metrics, cache, directory, fanout, redis, front });
     app.decorateRequest('folioCacheKey', null);
     app.decorateRequest('folioExpiresAt', null);
     app.addDeliveryStage(rateLimitStage(limit, metrics, share));
@@ -109,6 +113,26 @@ export const edgePlugin = fp(
       perRequestEdgeHeaders(request, reply);
       recordResponse(metrics, request, reply);
       done(null, out);
+    });
+    // Request logs (LOG_LEVEL debug, trace) are Fastify's: then every request goes through it.
+    if (config.fastHits && config.logLevel !== 'debug' && config.logLevel !== 'trace') {
+      front.handler = fastHits({
+        cache,
+        directory,
+        metrics,
+        tokens: opts.services.tokens,
+        ownOrigin: new URL(config.publicUrl).origin,
+        limit,
+        share,
+        peerIsClient: config.trustProxy === false,
+        tagHeader: config.cdn.tagHeader,
+        front,
+      });
+    }
+    // Closing: Fastify answers from here on (its 503s, `Connection: close`).
+    app.addHook('preClose', (done) => {
+      front.handler = null;
+      done();
     });
     healthRoutes(app, { store, redis, metrics });
     app.log.info(

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/server/app.js';
 import type { Config } from '../../src/config/config.js';
 import { type Engine, openTestEnv, type TestEnv } from './engines.js';
 import { fixtureBundle, fixtureDir } from './fixture.js';
+import { overHttp, type ReadPath } from './over-http.js';
 
 /** Set by test/setup/global.ts (given, found or started), like DATABASE_URL; tests keep apart by key prefix. */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -64,9 +65,21 @@ export async function get(
   return { status: res.statusCode, body, raw, headers: res.headers };
 }
 
-/** Builds one more app on an opened env with some configuration changed (Redis, limits, poll). */
-export function buildEdgeApp(env: TestEnv, config: Partial<Config>): Promise<FastifyInstance> {
-  return buildApp({ ...env, config: { ...env.config, ...config } });
+/**
+ * Builds one more app on an opened env with some configuration changed (Redis, limits, poll). With `path`, the
+ * app answers the way it names: fast hits on and requests over HTTP, or Fastify only (over-http.ts).
+ */
+export async function buildEdgeApp(
+  env: TestEnv,
+  config: Partial<Config>,
+  path?: ReadPath,
+): Promise<FastifyInstance> {
+  const app = await buildApp({
+    ...env,
+    config: { ...env.config, ...config, ...(path ? { fastHits: path.fastHits } : {}) },
+  });
+  if (path?.fastHits) await overHttp(app);
+  return app;
 }
 
 export interface EdgeTestApp {
@@ -76,10 +89,14 @@ export interface EdgeTestApp {
 }
 
 /** The real app with the fixture space imported, with configuration overrides. */
-export async function openEdgeTestApp(engine: Engine, config: Partial<Config> = {}): Promise<EdgeTestApp> {
+export async function openEdgeTestApp(
+  engine: Engine,
+  config: Partial<Config> = {},
+  path?: ReadPath,
+): Promise<EdgeTestApp> {
   const env = await openTestEnv(engine);
   await importBundle(env.store, env.blobs, fixtureBundle(), { baseDir: await fixtureDir() });
-  const app = await buildEdgeApp(env, config);
+  const app = await buildEdgeApp(env, config, path);
   return {
     env,
     app,
