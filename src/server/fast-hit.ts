@@ -36,7 +36,18 @@ export class FrontDoor {
   listener(fastify: (req: IncomingMessage, res: ServerResponse) => void) {
     return (req: IncomingMessage, res: ServerResponse): void => {
       const handler = this.handler;
-      if (handler === null || !handler(req, res)) fastify(req, res);
+      let answered = false;
+      try {
+        answered = handler !== null && handler(req, res);
+      } catch (err) {
+        // A throw in a `request` listener would end the process. Before anything is written Fastify answers the
+        // request as if the front door were not there; after, the response is cut short.
+        if (res.headersSent) {
+          res.destroy(err instanceof Error ? err : new Error(String(err)));
+          return;
+        }
+      }
+      if (!answered) fastify(req, res);
     };
   }
 }
