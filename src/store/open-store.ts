@@ -207,8 +207,10 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
   // query fails (503 unavailable) and the pool drops the client when it comes back.
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    // Named statements plan generically (src/store/dialect/pg-named-statements.ts); unnamed ones are planned anew
-    // each time whatever the setting. pg queues it before the client's first query.
+    // Named statements plan generically (src/store/dialect/pg-named-statements.ts). The setting is the session's:
+    // an unnamed statement with parameters is planned generically too (measured: a LIKE whose pattern decides the
+    // plan took the index for a term in every row), so a query whose best plan depends on a value writes that
+    // value into its text (the inbox search). pg queues it before the client's first query.
     if (named) client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
   });
   const db = new Kysely<Database>({
