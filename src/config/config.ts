@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
+import { bool, type Env, int, read, url } from './env-values.js';
 import { trustProxyConfig } from './trust-proxy.js';
 
 export type StoreConfig =
@@ -193,21 +193,6 @@ export interface CdnConfig {
 
 export { ConfigError } from './config-error.js';
 
-type Env = Record<string, string | undefined>;
-
-/** Reads VAR, or the file named by VAR_FILE (for secrets mounted as files). */
-function read(env: Env, name: string): string | undefined {
-  const direct = env[name];
-  if (direct !== undefined && direct !== '') return direct;
-  const file = env[`${name}_FILE`];
-  if (file === undefined || file === '') return undefined;
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    throw new ConfigError(`${name}_FILE`, `names a file that cannot be read (${(err as Error).message})`);
-  }
-}
-
 function cdnConfig(env: Env): CdnConfig {
   const raw = read(env, 'CDN_TAG_HEADER')?.toLowerCase() ?? 'surrogate-key';
   const tagHeader = CDN_TAG_HEADERS.find((h) => h === raw);
@@ -217,43 +202,10 @@ function cdnConfig(env: Env): CdnConfig {
   return { tagHeader, maxAge };
 }
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max)
-    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
 /** WORKERS: a count from 1 to 64, or `auto` for one per core the process may use. */
 function workerCount(env: Env): number {
   if (read(env, 'WORKERS')?.toLowerCase() === 'auto') return Math.min(64, availableParallelism());
   return int(env, 'WORKERS', 1, 1, 64);
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-}
-
-function url(env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, 'must be a URL');
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use one of ${protocols.join(', ')}, got ${parsed.protocol}`);
-  }
-  return raw;
 }
 
 function secret(env: Env): string | null {
