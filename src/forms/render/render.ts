@@ -5,7 +5,6 @@
 // definition. Pure and browser-safe: sites render with it, and so does Folio's own page for a failed post.
 
 import {
-  DEFAULT_HONEYPOT,
   MAX_LENGTH,
   type SpaceLocale,
   fallbackChain,
@@ -16,9 +15,10 @@ import {
 import type { DeliveredField, DeliveredForm } from '../definition/deliver.js';
 import { conditionWords } from './condition-words.js';
 import { noScriptConditions } from './conditions-css.js';
-import { attrs, el, escapeHtml, jsonForScript } from './html.js';
+import { el, escapeHtml, jsonForScript } from './html.js';
 import { DATA, formPrefix, ids } from './ids.js';
-import { type Messages, formErrorMessage, messageFor, resolveMessages, text, variantOf } from './messages.js';
+import { type Messages, formErrorMessage, messageFor, resolveMessages, variantOf } from './messages.js';
+import { actionsHtml, hiddenInput, honeypotHtml, turnstileHtml } from './form-controls.js';
 import { type FieldError, type PrefillValue, renderField } from './render-field.js';
 
 export interface RenderOptions {
@@ -271,10 +271,6 @@ function renderBody(
     .join('');
 }
 
-function hiddenInput(name: string, value: string | undefined): string {
-  return value === undefined ? '' : `<input${attrs({ type: 'hidden', name, value })}>`;
-}
-
 /** `_error_page=folio`; inside `<noscript>` for `folio-without-js`, so only a post without JavaScript carries it. */
 function errorPageInput(errorPage: RenderOptions['errorPage']): string {
   if (errorPage === 'folio') return hiddenInput('_error_page', 'folio');
@@ -303,58 +299,6 @@ export function formStyle(
 ): string {
   const prefix = formPrefix(form.key, opts.idPrefix);
   return noScriptConditions(form, prefix, (f) => prefillOf(f, opts)).css;
-}
-
-/** The spam trap (spec 3.2): out of sight and out of the tab order, hidden from assistive technology. */
-function honeypotHtml(form: DeliveredForm, prefix: string, messages: Messages | undefined): string {
-  const id = ids.honeypot(prefix);
-  // Inline style, so the trap stays out of sight without the site's CSS (a strict style-src CSP needs a class rule).
-  return el(
-    'div',
-    {
-      class: 'folio-hp',
-      'aria-hidden': 'true',
-      style: 'position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden',
-    },
-    el('label', { for: id }, escapeHtml(text('honeypot', messages))) +
-      `<input${attrs({ type: 'text', id, name: form.honeypot || DEFAULT_HONEYPOT, value: '', tabindex: -1, autocomplete: 'off' })}>`,
-  );
-}
-
-function turnstileHtml(form: DeliveredForm): string {
-  if (!form.turnstile || !form.turnstileSiteKey) return '';
-  // `cf-turnstile` also lets Cloudflare's own script render it implicitly on pages without the enhancer.
-  return el('div', {
-    class: 'cf-turnstile folio-turnstile',
-    'data-sitekey': form.turnstileSiteKey,
-    [DATA.turnstile]: true,
-  });
-}
-
-/**
- * A form that cannot be sent without JavaScript (Turnstile's token, or a required file) renders, in place of its
- * submit button, a note saying so; the button is there, disabled and hidden, for the enhancer to turn on
- * (no dead ends).
- */
-function actionsHtml(form: DeliveredForm, messages: Messages): string {
-  const needsJs = form.turnstile || form.fields.some((f) => f.type === 'file' && f.required === true);
-  const button = el(
-    'button',
-    {
-      type: 'submit',
-      class: 'folio-submit',
-      ...(needsJs ? { disabled: true, hidden: true, [DATA.needsJs]: true } : {}),
-    },
-    escapeHtml(text('submit', messages)),
-  );
-  const note = needsJs
-    ? el(
-        'p',
-        { class: 'folio-nojs', role: 'note', [DATA.noJs]: true },
-        escapeHtml(text(form.turnstile ? 'turnstileNoScript' : 'formNoScript', messages)),
-      )
-    : '';
-  return el('div', { class: 'folio-actions', [DATA.actions]: true }, note + button);
 }
 
 /** The form as HTML; a form that is not open renders its closed message instead (spec 3.1). */
