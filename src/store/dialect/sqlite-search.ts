@@ -8,6 +8,10 @@ import { likeContains, trigramsOf } from './like.js';
  */
 const DENSE = 5_000;
 
+/** The folded copy holds `term`, tested on the row (SQLite's LIKE; `\` escapes `%`, `_` and itself). */
+export const sqliteTextLike = (term: string) =>
+  sql<boolean>`${sql.ref('submissions.search_text')} like ${likeContains(term)} escape '\\'`;
+
 /**
  * SQLite's planned inbox search over the FTS5 trigram table of migration 0031 (`submission_search`). Every trigram
  * of the term must be in a row (FTS5's AND skips through the lists rather than reading them whole, as a phrase
@@ -20,7 +24,7 @@ export async function sqliteSubmissionSearch(
   db: Kysely<Database>,
   term: string,
 ): Promise<RawBuilder<SqlBool>> {
-  const like = sql<boolean>`${sql.ref('submissions.search_text')} like ${likeContains(term)} escape '\\'`;
+  const like = sqliteTextLike(term);
   if (trigramsOf(term) === 0) return like;
   const chars = [...term];
   const trigrams = new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join('')));

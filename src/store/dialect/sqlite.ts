@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { StoreDialect } from './dialect.js';
-import { likeContains } from './like.js';
-import { sqliteSubmissionSearch } from './sqlite-search.js';
+import { sqliteSubmissionSearch, sqliteTextLike } from './sqlite-search.js';
 import { sqliteListSql } from './sqlite-lists.js';
 
 export const sqliteDialect: StoreDialect = {
@@ -22,8 +21,7 @@ export const sqliteDialect: StoreDialect = {
   jsonFieldHas: (column, key, value) =>
     sql<boolean>`exists (select 1 from json_each(${sql.ref(column)}, ${`$."${key}"`}) where (case type when 'text' then value when 'integer' then cast(value as text) when 'real' then cast(value as text) when 'true' then 'true' when 'false' then 'false' end) = ${value})`,
 
-  submissionTextLike: (term) =>
-    sql<boolean>`${sql.ref('submissions.search_text')} like ${likeContains(term)} escape '\\'`,
+  submissionTextLike: sqliteTextLike,
   submissionSearch: (db, term) => sqliteSubmissionSearch(db, term),
 
   async refreshStatistics(db) {
