@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../client/src/index.js';
@@ -90,10 +91,14 @@ describe('the example Astro site', { timeout: PROCESS_TEST_MS }, () => {
   /** `astro build` of the example into `outDir`; resolves with what it printed. */
   const build = (outDir: string) =>
     new Promise<string>((resolve, reject) => {
+      // Without colours: where the runner forces them (FORCE_COLOR, a terminal), Astro's log wraps its labels in
+      // escape codes; they are stripped below too.
+      const { FORCE_COLOR: _forced, ...inherited } = process.env;
       const child = spawn(process.execPath, [ASTRO, 'build'], {
         cwd: SITE,
         env: {
-          ...process.env,
+          ...inherited,
+          NO_COLOR: '1',
           FOLIO_URL: proxyBase,
           FOLIO_TOKEN: token,
           SITE_ORIGIN,
@@ -106,7 +111,9 @@ describe('the example Astro site', { timeout: PROCESS_TEST_MS }, () => {
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
       child.once('exit', (code) =>
-        code === 0 ? resolve(out) : reject(new Error(`astro build ${code}: ${out}`)),
+        code === 0
+          ? resolve(stripVTControlCharacters(out))
+          : reject(new Error(`astro build ${code}: ${out}`)),
       );
     });
   const html = (dir: string, path: string) => readFileSync(join(dir, path, 'index.html'), 'utf8');
