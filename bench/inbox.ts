@@ -5,7 +5,8 @@
  *   - the baseline: the plain inbox list (`GET …/submissions`, 50 rows, its total from the counters),
  *   - the overview the page opens on (unread counts for the person signed in included) and the session read,
  *   - first pages of filtered lists with their total (an option, an option with a status, oldest
- *     first, a date range, a person's assignments, a folded search),
+ *     first, a date range, a person's assignments, folded searches of sparse and dense words, two answers, a text
+ *     answer); a search's or several answers' total stops counting at 10,000 (`totalExact: false`),
  *   - an XLSX export of every row and of a tenth of them, with the process's RSS and heap growth while it streams:
  *     memory stays flat when the two grow alike; beside them the CSV export of every row.
  * The machine is shared with other work: compare figures within one run.
@@ -123,7 +124,16 @@ async function timed(url: string, headers: Record<string, string>, rounds: numbe
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
-  return `p50 ${at(0.5).toFixed(1).padStart(6)} ms   p95 ${at(0.95).toFixed(1).padStart(6)} ms   cpu/req ${(cpu / rounds).toFixed(1).padStart(5)} ms`;
+  return `p50 ${at(0.5).toFixed(1).padStart(6)} ms   p95 ${at(0.95).toFixed(1).padStart(6)} ms   cpu/req ${(cpu / rounds).toFixed(1).padStart(5)} ms${await totalOf(url, headers)}`;
+}
+
+/** A list's `total` as the inbox shows it ("10000+" when counting stopped), after the timed calls. */
+async function totalOf(url: string, headers: Record<string, string>): Promise<string> {
+  if (!url.includes('/submissions')) return '';
+  const body: unknown = await (await fetch(url, { headers })).json();
+  if (typeof body !== 'object' || body === null || !('total' in body)) return '';
+  const exact = 'totalExact' in body ? body.totalExact !== false : true;
+  return `   total ${String(body.total).padStart(6)}${exact ? '' : '+'}`;
 }
 
 /** A full garbage collection, without starting Node with --expose-gc. */
@@ -234,6 +244,12 @@ export default async function bench(args: string[]): Promise<void> {
           ['?q=Müller (no submission holds it)', `${list}?q=M%C3%BCller`, bearer],
           // A word of nearly every message: the page is quick, its total counts every row that holds it.
           ['?q=BERNOULLI (in ~every row)', `${list}?q=BERNOULLI`, bearer],
+          // Counted row by row up to 10,000: a word of a seventh of the rows (past it), a name prefix (~1,100, under).
+          ['?q=quoted (a seventh of the rows)', `${list}?q=quoted`, bearer],
+          ['?q=Person 42 (~1,100 rows)', `${list}?q=Person%2042`, bearer],
+          // Answers with no index of their own: two answers together (dense), a text answer (one row: every row read).
+          ['?field[topic]=press&field[tags]=api', `${list}?field[topic]=press&field[tags]=api`, bearer],
+          ['?field[name]=Person 4242 (text)', `${list}?field[name]=Person%204242`, bearer],
         ];
         for (const [name, url, headers] of rows)
           console.log(`${engine.padEnd(9)}${name.padEnd(38)}${await timed(url, headers, rounds)}`);

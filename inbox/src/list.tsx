@@ -114,7 +114,7 @@ export function List(props: { session: Session; form: string; params: URLSearchP
   const people = usePeople(session);
   const [items, setItems] = useState<Item[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [total, setTotal] = useState(0);
+  const [total, setTotal] = useState({ n: 0, exact: true });
   const [unread, setUnread] = useState(0);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState('');
@@ -133,7 +133,7 @@ export function List(props: { session: Session; form: string; params: URLSearchP
   useEffect(() => setTitle(unread, info.name), [info.name, unread]);
 
   const take = (page: Page) => {
-    setTotal(page.total);
+    setTotal({ n: page.total, exact: page.totalExact });
     setUnread(page.unread);
   };
 
@@ -178,7 +178,7 @@ export function List(props: { session: Session; form: string; params: URLSearchP
         setUnread(page.unread);
         if (fresh.length === 0) return;
         setItems((old) => [...fresh, ...old]);
-        setTotal((n) => n + fresh.length);
+        setTotal((t) => ({ ...t, n: t.n + fresh.length }));
         setAnnounce(plural(fresh.length, 'newArrived'));
       } catch {
         // The next poll tries again; a 401 has already sent the page to sign-in.
@@ -405,7 +405,7 @@ export function List(props: { session: Session; form: string; params: URLSearchP
       )}
       {!loading && (
         <p class="total" aria-live="polite">
-          {plural(total, 'match')}
+          {plural(total.n, total.exact ? 'match' : 'matchMore')}
           {sort !== undefined && ` · ${t('oldestFirst')}`}
         </p>
       )}

@@ -161,6 +161,8 @@ export interface Page {
   items: Item[];
   nextCursor: string | null;
   total: number;
+  /** False: more than `total` match (the server stopped counting). Absent (an older server): exact. */
+  totalExact: boolean;
   unread: number;
 }
 
@@ -170,6 +172,7 @@ export function readPage(body: unknown): Page {
     items: list(b.items).map(readItem),
     nextCursor: strOrNull(b.nextCursor),
     total: num(b.total),
+    totalExact: b.totalExact !== false,
     unread: num(b.unread),
   };
 }

@@ -84,6 +84,7 @@ export const de: Catalog = {
   markedDone: 'Als erledigt markiert.',
   match_one: '{n} Einsendung gefunden',
   match_other: '{n} Einsendungen gefunden',
+  matchMore_other: 'Mehr als {n} Einsendungen gefunden',
   unread_one: '{n} ungelesen',
   unread_other: '{n} ungelesen',
   selected_one: '{n} ausgewählt',

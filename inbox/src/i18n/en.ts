@@ -87,6 +87,7 @@ export const en = {
   markedDone: 'Marked done.',
   match_one: '{n} submission matches',
   match_other: '{n} submissions match',
+  matchMore_other: 'More than {n} submissions match',
   unread_one: '{n} unread',
   unread_other: '{n} unread',
   selected_one: '{n} selected',

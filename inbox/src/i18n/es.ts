@@ -84,6 +84,7 @@ export const es: Catalog = {
   markedDone: 'Marcado como hecho.',
   match_one: '{n} envío coincide',
   match_other: '{n} envíos coinciden',
+  matchMore_other: 'Más de {n} envíos coinciden',
   unread_one: '{n} sin leer',
   unread_other: '{n} sin leer',
   selected_one: '{n} seleccionado',

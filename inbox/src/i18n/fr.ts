@@ -84,6 +84,7 @@ export const fr: Catalog = {
   markedDone: 'Marquée comme traitée.',
   match_one: '{n} réponse correspond',
   match_other: '{n} réponses correspondent',
+  matchMore_other: 'Plus de {n} réponses correspondent',
   unread_one: '{n} non lue',
   unread_other: '{n} non lues',
   selected_one: '{n} sélectionnée',

@@ -84,6 +84,7 @@ export const it: Catalog = {
   markedDone: 'Segnato come fatto.',
   match_one: '{n} invio corrisponde',
   match_other: '{n} invii corrispondono',
+  matchMore_other: 'Più di {n} invii corrispondono',
   unread_one: '{n} non letto',
   unread_other: '{n} non letti',
   selected_one: '{n} selezionato',

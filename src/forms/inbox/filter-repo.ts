@@ -1,20 +1,21 @@
-import type { RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { StoreDialect } from '../../store/dialect/dialect.js';
 import type { Database } from '../../store/schema.js';
 import type { InboxFilter } from './filter.js';
+import type { PlannedSearch } from './search-plan.js';
 
 /**
  * Adds a filter's conditions to a select on `submissions` (the caller adds space and form). Columns are qualified,
  * so the select may join other tables. A field filter on one of `choiceKeys` (the form's choice fields) matches the
  * options the submission chose (`submission_options`, an index probe); on any other key, the stored JSON. `search`:
- * the search planned for this filter (`dialect.submissionSearch`), else the search tests every row of the form.
+ * the index conditions planned for this filter (search-plan.ts), else the search tests every row of the form.
  */
 export function applyInboxFilter<O>(
   qb: SelectQueryBuilder<Database, 'submissions', O>,
   filter: InboxFilter,
   dialect: StoreDialect,
   choiceKeys: ReadonlySet<string> = new Set(),
-  search?: RawBuilder<SqlBool>,
+  search?: PlannedSearch,
 ): SelectQueryBuilder<Database, 'submissions', O> {
   let q = qb.where('submissions.folder', '=', filter.folder);
   // parseInboxFilter never gives an empty list; a caller's own empty list matches nothing (`in ()` is no SQL).
@@ -44,7 +45,8 @@ export function applyInboxFilter<O>(
       );
     else q = q.where(dialect.jsonFieldHas('submissions.values', f.key, f.value));
   }
+  for (const narrowing of search?.answers ?? []) q = q.where(narrowing);
   // Both sides folded (filter.ts folds the query): a plain substring test, the same on both engines.
-  if (filter.q !== null) q = q.where(search ?? dialect.submissionTextLike(filter.q));
+  if (filter.q !== null) q = q.where(search?.text ?? dialect.submissionTextLike(filter.q));
   return q;
 }

@@ -72,8 +72,10 @@ async function formChoices(
 export interface InboxPage {
   items: InboxItem[];
   nextCursor: string | null;
-  /** Submissions the filter matches, every page together. */
+  /** Submissions the filter matches, every page together; a lower bound when `totalExact` is false. */
   total: number;
+  /** False when counting stopped at TOTAL_COUNT_LIMIT (list-repo.ts): more than `total` submissions match. */
+  totalExact: boolean;
   /** The caller's unread submissions in the form's inbox folder (whatever the filter). */
   unread: number;
 }
@@ -88,7 +90,7 @@ export async function listInbox(
   const choices = await formChoices(store, scope);
   // An authored form exists; otherwise the key needs stored submissions (a deleted form's stay listable).
   if (!choices.authored) await requireForm(store, scope);
-  const { items, last, total } = await listPage(store, scope, {
+  const { items, last, total, totalExact } = await listPage(store, scope, {
     filter,
     choiceKeys: choices.keys,
     order: page.order,
@@ -100,6 +102,7 @@ export async function listInbox(
     items,
     nextCursor: last === null ? null : encodeCursor(last, page.order),
     total,
+    totalExact,
     unread: await unreadCount(store, scope, caller.actor),
   };
 }

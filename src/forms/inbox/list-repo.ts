@@ -1,20 +1,28 @@
 // The inbox list's SQL: a page in either order with the total that matches, neither read by
 // walking every submission of a form. The total comes from counters where the filter allows (the store's tallies
 // per folder and status, migration 0022; per chosen option, folder and status, 0027), else from one index range (an
-// option within dates; a date range; a person's assignments), else from a count of the rows the filter matches.
+// option within dates; a date range; a person's assignments), else, for a search or answers tested row by row, from
+// the matching rows found up to TOTAL_COUNT_LIMIT: past it the total is a lower bound (`totalExact: false`), as
+// search engines report "more than 10,000", so a word in nearly every submission costs a thousand rows, not every
+// row, and a rarer one's page is sorted from its matches instead of found by walking the list's order.
 
-import type { RawBuilder, SqlBool } from 'kysely';
 import type { Store } from '../../store/open-store.js';
 import type { Queryable } from '../../store/spaces-repo.js';
 import type { ListOrder, ListPosition } from './cursor.js';
 import { type InboxFilter, applyInboxFilter } from './filter.js';
 import { type FormScope, itemQuery, itemsByIds, peopleNames } from './inbox-repo.js';
 import { type InboxItem, toItem } from './items.js';
+import { type PlannedSearch, planInboxSearch } from './search-plan.js';
+
+/** Where a count of rows tested one by one stops; counters and index ranges count exactly whatever the size. */
+export const TOTAL_COUNT_LIMIT = 1_000;
 
 export interface ListPage {
   items: InboxItem[];
   last: ListPosition | null;
   total: number;
+  /** False when the count stopped at its limit: at least `total + 1` submissions match. */
+  totalExact: boolean;
 }
 
 export interface ListRequest {
@@ -26,6 +34,8 @@ export interface ListRequest {
   after: ListPosition | null;
   /** The calling person (a management token id), for `read`. */
   reader: string;
+  /** Where a count of matching rows stops (TOTAL_COUNT_LIMIT unless a test sets a smaller one). */
+  countLimit?: number;
 }
 
 /** The one option filter a page can be read from in index order, when nothing but folder, status and dates joins it. */
@@ -46,53 +56,104 @@ function afterCursor(order: ListOrder, after: ListPosition | null) {
 
 export async function listPage(store: Store, scope: FormScope, req: ListRequest): Promise<ListPage> {
   const option = drivingOption(req);
+  const f = req.filter;
+  const { dir } = afterCursor(req.order, req.after);
   // Planned once for the page and its total (on SQLite it reads the trigram index's vocabulary).
-  const search =
-    req.filter.q === null ? undefined : await store.dialect.submissionSearch(store.db, req.filter.q);
-  const { cmp, dir, after } = afterCursor(req.order, req.after);
+  const search = await planInboxSearch(store, f, req.choiceKeys);
   let rows;
+  let counted: { n: number; exact: boolean } | null = null;
   if (option !== null) {
     // The page's ids in order from the option's index range; the filter holds for each by construction.
-    const ids = await optionPageIds(store.db, scope, req, option);
-    rows = (await itemsByIds(store.db, ids, req.reader).execute())
-      .filter((r) => r.space_id === scope.spaceId && r.form_key === scope.formKey)
-      .sort((a, b) => order(a, b) * (dir === 'desc' ? -1 : 1));
-  } else {
-    let q = applyInboxFilter(
-      itemQuery(store.db, scope, req.reader),
-      req.filter,
+    rows = await rowsByIds(store, scope, req, await optionPageIds(store.db, scope, req, option));
+  } else if (f.q !== null || f.fields.length > 0) {
+    // Tested row by row: up to one past the limit of the matches, in whatever order the engine finds them fastest
+    // (the search index's), which the engines stop reading there. All of them: the page is theirs, sorted here;
+    // more: the total is a lower bound, and the matches are common enough for the list's index order to meet
+    // a page of them soon.
+    const limit = req.countLimit ?? TOTAL_COUNT_LIMIT;
+    const found = await applyInboxFilter(
+      store.db
+        .selectFrom('submissions')
+        .where('submissions.space_id', '=', scope.spaceId)
+        .where('submissions.form_key', '=', scope.formKey),
+      f,
       store.dialect,
       req.choiceKeys,
       search,
-    );
-    if (after !== null)
-      // `created_at <=/>= a AND (created_at </> a OR id </> b)` rather than one OR: both engines seek the index.
-      q = q
-        .where('submissions.created_at', cmp === '<' ? '<=' : '>=', after.createdAt)
-        .where((eb) =>
-          eb.or([eb('submissions.created_at', cmp, after.createdAt), eb('submissions.id', cmp, after.id)]),
-        );
-    rows = await q
-      .orderBy('submissions.created_at', dir)
-      .orderBy('submissions.id', dir)
-      .limit(req.limit + 1)
+    )
+      .select(['submissions.id as id', 'submissions.created_at as created_at'])
+      .limit(limit + 1)
       .execute();
-  }
+    if (found.length <= limit) {
+      counted = { n: found.length, exact: true };
+      const page = found
+        .filter((r) => req.after === null || order(r, req.after) * (dir === 'desc' ? -1 : 1) > 0)
+        .sort((a, b) => order(a, b) * (dir === 'desc' ? -1 : 1))
+        .slice(0, req.limit + 1);
+      rows = await rowsByIds(
+        store,
+        scope,
+        req,
+        page.map((r) => r.id),
+      );
+    } else {
+      counted = { n: limit, exact: false };
+      rows = await pageInListOrder(store, scope, req, search);
+    }
+  } else rows = await pageInListOrder(store, scope, req, search);
   const people = await peopleNames(store.db, scope.spaceId);
   const items = rows
     .slice(0, req.limit)
     .map((r) => toItem(r, (v) => store.dialect.parseJson<unknown>(v), people));
   const lastItem = items[items.length - 1];
+  counted ??= await countMatches(store, scope, req, option);
   return {
     items,
     last: rows.length > req.limit && lastItem ? { createdAt: lastItem.createdAt, id: lastItem.id } : null,
-    total: await countMatches(store, scope, req, option, search),
+    total: counted.n,
+    totalExact: counted.exact,
   };
 }
 
+/** The rows of these ids, in list order (ids of another form are dropped). */
+async function rowsByIds(store: Store, scope: FormScope, req: ListRequest, ids: string[]) {
+  const { dir } = afterCursor(req.order, req.after);
+  return (await itemsByIds(store.db, ids, req.reader).execute())
+    .filter((r) => r.space_id === scope.spaceId && r.form_key === scope.formKey)
+    .sort((a, b) => order(a, b) * (dir === 'desc' ? -1 : 1));
+}
+
+/** Up to `limit + 1` rows after the cursor, read in the list's index order and tested one by one. */
+function pageInListOrder(store: Store, scope: FormScope, req: ListRequest, search: PlannedSearch) {
+  const { cmp, dir, after } = afterCursor(req.order, req.after);
+  let q = applyInboxFilter(
+    itemQuery(store.db, scope, req.reader),
+    req.filter,
+    store.dialect,
+    req.choiceKeys,
+    search,
+  );
+  if (after !== null)
+    // `created_at <=/>= a AND (created_at </> a OR id </> b)` rather than one OR: both engines seek the index.
+    q = q
+      .where('submissions.created_at', cmp === '<' ? '<=' : '>=', after.createdAt)
+      .where((eb) =>
+        eb.or([eb('submissions.created_at', cmp, after.createdAt), eb('submissions.id', cmp, after.id)]),
+      );
+  return q
+    .orderBy('submissions.created_at', dir)
+    .orderBy('submissions.id', dir)
+    .limit(req.limit + 1)
+    .execute();
+}
+
 /** Ascending (created_at, id), as the stored text orders them on both engines for these ASCII values. */
-function order(a: { created_at: string; id: string }, b: { created_at: string; id: string }): number {
-  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+function order(
+  a: { created_at: string; id: string },
+  b: { created_at: string; id: string } | ListPosition,
+): number {
+  const bAt = 'createdAt' in b ? b.createdAt : b.created_at;
+  if (a.created_at !== bAt) return a.created_at < bAt ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
@@ -145,14 +206,14 @@ function optionRange(
     .$if(f.to !== null, (qb) => qb.where('o.created_at', '<', f.to ?? ''));
 }
 
-/** How many of the form's submissions the filter matches (the page's total). */
+/** How many of the form's submissions the filter matches (the page's total), and whether that is all of them. */
 async function countMatches(
   store: Store,
   scope: FormScope,
   req: ListRequest,
   option: { key: string; value: string } | null,
-  search: RawBuilder<SqlBool> | undefined,
-): Promise<number> {
+): Promise<{ n: number; exact: boolean }> {
+  const exact = (n: number) => ({ n, exact: true });
   const f = req.filter;
   if (option !== null && f.from === null && f.to === null) {
     // One option in a folder, any statuses: the counters kept beside the chosen options (a handful of rows).
@@ -168,14 +229,14 @@ async function countMatches(
         qb.where('status', 'in', f.statuses !== null && f.statuses.length > 0 ? [...f.statuses] : ['']),
       )
       .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return exact(Number(row?.n ?? 0));
   }
   if (option !== null) {
     // With dates: the option's index range within them.
     const row = await optionRange(store.db, scope, f, option)
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return exact(Number(row?.n ?? 0));
   }
   const plain =
     f.q === null && f.from === null && f.to === null && f.assignee.kind === 'any' && f.fields.length === 0;
@@ -191,16 +252,17 @@ async function countMatches(
         qb.where('status', 'in', f.statuses !== null && f.statuses.length > 0 ? [...f.statuses] : ['']),
       )
       .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return exact(Number(row?.n ?? 0));
   }
+  // Dates and a person's assignments (a search and answers are counted with the page): index ranges, in full.
   const base = store.db
     .selectFrom('submissions')
     .where('submissions.space_id', '=', scope.spaceId)
     .where('submissions.form_key', '=', scope.formKey);
-  const row = await applyInboxFilter(base, f, store.dialect, req.choiceKeys, search)
+  const row = await applyInboxFilter(base, f, store.dialect, req.choiceKeys)
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return exact(Number(row?.n ?? 0));
 }
 
 /**

@@ -80,7 +80,7 @@ export async function inboxRoutes(app: FastifyInstance, opts: { services: AppSer
   const list = inboxOperation(
     {
       summary: 'List submissions, newest or oldest first, with the total that matches',
-      description: `Filters apply together; unknown, repeated or bad parameters are 400 \`invalid_query\` naming them. ${FIELD_FILTERS} \`total\` counts every match; \`unread\` is the caller's unread submissions in the form's inbox, whatever the filter.`,
+      description: `Filters apply together; unknown, repeated or bad parameters are 400 \`invalid_query\` naming them. ${FIELD_FILTERS} \`total\` is exact (counters and index ranges) unless the filter searches (\`q\`), filters by a text answer or by several answers: those count matching rows up to 1,000 and past that answer \`total: 1000, totalExact: false\`. \`unread\` is the caller's unread submissions in the form's inbox, whatever the filter.`,
       params: INBOX_PARAMS,
       querystring: queryParams({
         ...INBOX_FILTERS,

@@ -120,7 +120,14 @@ export const note = object({
 export const inboxPage = object({
   items: S.arrayOf(inboxItem),
   nextCursor: S.describe(S.nullableString, 'Pass as `cursor` for the next page; null on the last.'),
-  total: S.describe(S.integer, 'Submissions the filter matches, every page together.'),
+  total: S.describe(
+    S.integer,
+    'Submissions the filter matches, every page together; with `totalExact: false`, a lower bound.',
+  ),
+  totalExact: S.describe(
+    S.boolean,
+    'False when counting stopped at 1,000 (a search, a text answer or several answers): more than `total` submissions match.',
+  ),
   unread: S.describe(
     S.integer,
     "The caller's unread submissions in the form's inbox folder (whatever the filter).",
