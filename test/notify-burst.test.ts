@@ -94,7 +94,8 @@ describe.each(ENGINES)('a burst of %i submissions on %s', (engine) => {
     expect(states.every((s) => s.state === 'sent')).toBe(true);
     const open = await t.store.db.selectFrom('outbox').select('id').where('status', '!=', 'done').execute();
     expect(open).toEqual([]);
-  });
+    // As long as its waits allow: the burst takes about 15 s on a loaded 2-core host, near the suite's 20 s default.
+  }, 180_000);
 });
 
 describe('the per-host limit of webhook and chat posts', () => {

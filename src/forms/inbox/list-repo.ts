@@ -66,10 +66,10 @@ export async function listPage(store: Store, scope: FormScope, req: ListRequest)
     // The page's ids in order from the option's index range; the filter holds for each by construction.
     rows = await rowsByIds(store, scope, req, await optionPageIds(store.db, scope, req, option));
   } else if (f.q !== null || f.fields.length > 0) {
-    // Tested row by row: up to one past the limit of the matches, in whatever order the engine finds them fastest
-    // (the search index's), which the engines stop reading there. All of them: the page is theirs, sorted here;
-    // more: the total is a lower bound, and the matches are common enough for the list's index order to meet
-    // a page of them soon.
+    // Tested row by row: the engine finds up to one past the limit of matches, in whatever order its best index
+    // gives them, and stops there. Up to the limit they are every match: the total is exact and the page is sorted
+    // from them here. Past it the total is a lower bound, and matches that common soon fill a page read in the
+    // list's own index order.
     const limit = req.countLimit ?? TOTAL_COUNT_LIMIT;
     const found = await applyInboxFilter(
       store.db
