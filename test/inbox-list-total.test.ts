@@ -27,17 +27,27 @@ interface Row {
 }
 
 const ROWS: Omit<Row, 'id' | 'createdAt'>['values'][] = [
-  { name: 'Zoë Çelik', note: 'blue moon', qty: 3, ok: true },
-  { name: 'Zoë Çelik-Smith', note: 'blue sky', qty: 1.5, ok: false },
-  { name: 'zoë çelik', note: 'red moon', qty: 3, ok: true },
-  { name: 'Ada', note: 'blue moon', tags: ['alpha', 'beta'], ok: true },
-  { name: 'Zoë Çelik', note: 'green', tags: ['beta'], qty: 1.5 },
-  { name: 'Grace', note: 'blue', tags: ['alpha'], ok: false },
-  { name: 'Zoë Çelik', note: 'blue blue', qty: 3, ok: true },
-  { name: 'Linus', note: 'moonlight blue', ok: true },
-  { name: 'Zoë Çelik', note: 'blue', tags: ['alpha'], ok: true },
-  { name: 'Ken', note: 'Blue', qty: 7 },
+  { name: 'Zoë Çelik', note: 'blue moon', qty: 3, ok: true, color: 'red' },
+  { name: 'Zoë Çelik-Smith', note: 'blue sky', qty: 1.5, ok: false, color: 'red' },
+  { name: 'zoë çelik', note: 'red moon', qty: 3, ok: true, color: 'green' },
+  { name: 'Ada', note: 'blue moon', tags: ['alpha', 'beta'], ok: true, color: 'red' },
+  { name: 'Zoë Çelik', note: 'green', tags: ['beta'], qty: 1.5, color: 'red' },
+  { name: 'Grace', note: 'blue', tags: ['alpha'], ok: false, color: 'green' },
+  { name: 'Zoë Çelik', note: 'blue blue', qty: 3, ok: true, color: 'red' },
+  { name: 'Linus', note: 'moonlight blue', ok: true, tags: ['alpha'], color: 'red' },
+  { name: 'Zoë Çelik', note: 'blue', tags: ['alpha'], ok: true, color: 'red' },
+  { name: 'Ken', note: 'Blue', qty: 7, tags: ['alpha', 'beta'], ok: true, color: 'red' },
+  { name: 'Mo', note: 'grey', tags: ['alpha'], ok: true, color: 'red' },
+  { name: 'Ida', note: 'grey', tags: ['alpha'], ok: true, color: 'blue' },
 ];
+
+/** The form's choice fields: filters on them read `submission_options` when the list is told they are choices. */
+const CHOICE_FIELDS = [
+  { key: 'tags', type: 'checkboxes' },
+  { key: 'color', type: 'select' },
+  { key: 'ok', type: 'checkbox' },
+];
+const CHOICE_KEYS = new Set(CHOICE_FIELDS.map((f) => f.key));
 
 /** What the filter matches, by the filter's own definition (folded substring; exact text of a value or list item). */
 function matches(values: Record<string, unknown>, query: Record<string, string>): boolean {
@@ -68,38 +78,49 @@ describe.each(ENGINES)('inbox totals and pages of filters tested row by row, on 
         values,
       };
       rows.push(row);
-      await insertSubmission(env.store.db, {
-        id: row.id,
-        spaceId: SPACE,
-        form: FORM,
-        folder: 'inbox',
-        values,
-        page: null,
-        locale: 'en',
-        userAgent: null,
-        consent: {},
-        uniqueKey: null,
-        createdAt: row.createdAt,
-        deleteAfter: '2099-01-01T00:00:00.000Z',
-      });
+      await insertSubmission(
+        env.store.db,
+        {
+          id: row.id,
+          spaceId: SPACE,
+          form: FORM,
+          folder: 'inbox',
+          values,
+          page: null,
+          locale: 'en',
+          userAgent: null,
+          consent: {},
+          uniqueKey: null,
+          createdAt: row.createdAt,
+          deleteAfter: '2099-01-01T00:00:00.000Z',
+        },
+        CHOICE_FIELDS,
+      );
     }
   });
   afterAll(async () => env?.close());
 
   /** Every page of the list, `limit` at a time, following the cursor; with the first page's total. */
-  async function walk(query: Record<string, string>, order: ListOrder, limit: number) {
+  async function walk(
+    query: Record<string, string>,
+    order: ListOrder,
+    limit: number,
+    choiceKeys: ReadonlySet<string> = new Set(),
+    walkLimit?: number,
+  ) {
     const ids: string[] = [];
     let after: ListPosition | null = null;
     let first: { total: number; totalExact: boolean } | null = null;
     for (let pages = 0; pages < 20; pages++) {
       const page = await listPage(env.store, scope, {
         filter: parseInboxFilter(query),
-        choiceKeys: new Set(),
+        choiceKeys,
         order,
         limit,
         after,
         reader: 'tok_reader',
         countLimit: COUNT_LIMIT,
+        ...(walkLimit === undefined ? {} : { walkLimit }),
       });
       first ??= { total: page.total, totalExact: page.totalExact };
       // Every page counts the same.
@@ -140,21 +161,50 @@ describe.each(ENGINES)('inbox totals and pages of filters tested row by row, on 
   it.each(filters)('%o: total, exactness and every page as the model has them', async (query) => {
     const want = expected(query, 'newest');
     // The model must cross the limit somewhere, or the test would not tell the two ways apart.
+    // Past the count limit the page is looked for in the list's first rows, then among every match: a walk of 1 or
+    // 3 rows sends most pages down the second way.
     for (const order of ['newest', 'oldest'] as const)
-      for (const limit of [2, 3, 50]) {
-        const got = await walk(query, order, limit);
+      for (const [limit, walkLimit] of [[2], [3], [50], [2, 1], [2, 3], [3, 3]] as const) {
+        const got = await walk(query, order, limit, new Set(), walkLimit);
         expect(got.ids).toEqual(expected(query, order));
         expect(got.totalExact).toBe(want.length <= COUNT_LIMIT);
         expect(got.total).toBe(Math.min(want.length, COUNT_LIMIT));
       }
   });
 
+  // Choice fields only: the page and total come from the options' index, the rarest option driving.
+  const optionFilters: Record<string, string>[] = [
+    { 'field[color]': 'red', 'field[tags]': 'alpha' }, // 6: past the limit
+    { 'field[tags]': 'alpha', 'field[color]': 'red' },
+    { 'field[color]': 'green', 'field[tags]': 'alpha' }, // 1
+    { 'field[color]': 'red', 'field[ok]': 'true', 'field[tags]': 'beta' }, // 2
+    { 'field[color]': 'red', 'field[tags]': 'gamma' },
+    { 'field[color]': 'red' }, // one option: counted exactly from the tallies past the limit
+    { 'field[tags]': 'alpha', 'field[ok]': 'true' },
+  ];
+
+  it.each(optionFilters)('%o as options: total, exactness and every page', async (query) => {
+    const want = expected(query, 'newest');
+    const single = Object.keys(query).length === 1;
+    for (const order of ['newest', 'oldest'] as const)
+      for (const limit of [2, 3, 50]) {
+        const got = await walk(query, order, limit, CHOICE_KEYS);
+        expect(got.ids).toEqual(expected(query, order));
+        expect(got.totalExact).toBe(single || want.length <= COUNT_LIMIT);
+        expect(got.total).toBe(single ? want.length : Math.min(want.length, COUNT_LIMIT));
+      }
+  });
+
   it('the model crosses the count limit both ways', () => {
+    const optionSizes = optionFilters.map((q) => expected(q, 'newest').length);
+    expect(optionSizes.some((n) => n > COUNT_LIMIT)).toBe(true);
+    expect(optionSizes.some((n) => n > 0 && n <= COUNT_LIMIT)).toBe(true);
+    expect(expected({ 'field[color]': 'red' }, 'newest').length).toBeGreaterThan(COUNT_LIMIT);
     const sizes = filters.map((q) => expected(q, 'newest').length);
     expect(sizes.some((n) => n > COUNT_LIMIT)).toBe(true);
     expect(sizes.some((n) => n > 0 && n <= COUNT_LIMIT)).toBe(true);
     expect(expected({ 'field[name]': 'Zoë Çelik' }, 'newest')).toHaveLength(4);
-    expect(expected({ 'field[ok]': 'true' }, 'newest')).toHaveLength(6);
+    expect(expected({ 'field[ok]': 'true' }, 'newest')).toHaveLength(9);
   });
 
   it('filters the store counts or reads from one index range stay exact past the limit', async () => {

@@ -1,18 +1,26 @@
-// The inbox list's SQL: a page in either order with the total that matches, neither read by
-// walking every submission of a form. The total comes from counters where the filter allows (the store's tallies
-// per folder and status, migration 0022; per chosen option, folder and status, 0027), else from one index range (an
-// option within dates; a date range; a person's assignments), else, for a search or answers tested row by row, from
-// the matching rows found up to TOTAL_COUNT_LIMIT: past it the total is a lower bound (`totalExact: false`), as
-// search engines report "more than 10,000", so a word in nearly every submission costs a thousand rows, not every
-// row, and a rarer one's page is sorted from its matches instead of found by walking the list's order.
+// The inbox list's SQL: a page in either order with the total that matches, neither read by walking every submission
+// of a form. The total comes from counters where the filter allows (the store's tallies per folder and status,
+// migration 0022; per chosen option, folder and status, 0027), else from one index range (options within dates:
+// option-range-repo.ts; a date range; a person's assignments), else, for a search or answers tested row by row, from
+// the matching rows found up to TOTAL_COUNT_LIMIT. Past the limit (several options count up to it too) the total is a
+// lower bound (`totalExact: false`), as search engines report "more than 10,000", so a word in nearly every
+// submission costs a thousand rows, not every row, and a rarer one's page is sorted from its matches instead of found
+// by walking the list's order.
 
 import type { Store } from '../../store/open-store.js';
-import type { Queryable } from '../../store/spaces-repo.js';
 import type { ListOrder, ListPosition } from './cursor.js';
 import { type InboxFilter, applyInboxFilter } from './filter.js';
-import { type FormScope, itemQuery, itemsByIds, peopleNames } from './inbox-repo.js';
+import { type FormScope, itemsByIds, peopleNames } from './inbox-repo.js';
 import { type InboxItem, toItem } from './items.js';
-import { type PlannedSearch, planInboxSearch } from './search-plan.js';
+import {
+  type OptionDrive,
+  optionFilters,
+  optionPageIds,
+  optionRange,
+  rarestFirst,
+} from './option-range-repo.js';
+import { commonMatchesPage, direction, pageInListOrder } from './list-order-repo.js';
+import { planInboxSearch } from './search-plan.js';
 
 /** Where a count of rows tested one by one stops; counters and index ranges count exactly whatever the size. */
 export const TOTAL_COUNT_LIMIT = 1_000;
@@ -36,35 +44,22 @@ export interface ListRequest {
   reader: string;
   /** Where a count of matching rows stops (TOTAL_COUNT_LIMIT unless a test sets a smaller one). */
   countLimit?: number;
-}
-
-/** The one option filter a page can be read from in index order, when nothing but folder, status and dates joins it. */
-function drivingOption(req: ListRequest): { key: string; value: string } | null {
-  const { filter } = req;
-  const options = filter.fields.filter((f) => req.choiceKeys.has(f.key));
-  if (options.length !== 1 || filter.fields.length !== 1) return null;
-  if (filter.q !== null || filter.assignee.kind !== 'any') return null;
-  return options[0] ?? null;
-}
-
-/** Keyset order and condition on (created_at, id): after the cursor in the list's direction. */
-function afterCursor(order: ListOrder, after: ListPosition | null) {
-  const cmp = order === 'newest' ? '<' : '>';
-  const dir = order === 'newest' ? 'desc' : 'asc';
-  return { cmp, dir, after } as const;
+  /** list-order-repo.ts's WALK_LIMIT unless a test sets a smaller one. */
+  walkLimit?: number;
 }
 
 export async function listPage(store: Store, scope: FormScope, req: ListRequest): Promise<ListPage> {
-  const option = drivingOption(req);
   const f = req.filter;
-  const { dir } = afterCursor(req.order, req.after);
+  const options = optionFilters(f, req.choiceKeys);
+  const option = options === null ? null : await rarestFirst(store.db, scope, f.folder, options);
+  const dir = direction(req.order);
   // Planned once for the page and its total (on SQLite it reads the trigram index's vocabulary).
   const search = await planInboxSearch(store, f, req.choiceKeys);
   let rows;
   let counted: { n: number; exact: boolean } | null = null;
   if (option !== null) {
-    // The page's ids in order from the option's index range; the filter holds for each by construction.
-    rows = await rowsByIds(store, scope, req, await optionPageIds(store.db, scope, req, option));
+    // The page's ids in order from the driving option's index range; the filter holds for each by construction.
+    rows = await rowsByIds(store, scope, req, await optionPageIds(store.db, scope, f, option, req));
   } else if (f.q !== null || f.fields.length > 0) {
     // Tested row by row: the engine finds up to one past the limit of matches, in whatever order its best index
     // gives them, and stops there. Up to the limit they are every match: the total is exact and the page is sorted
@@ -98,7 +93,8 @@ export async function listPage(store: Store, scope: FormScope, req: ListRequest)
       );
     } else {
       counted = { n: limit, exact: false };
-      rows = await pageInListOrder(store, scope, req, search);
+      const page = await commonMatchesPage(store, scope, req, search);
+      rows = 'rows' in page ? page.rows : await rowsByIds(store, scope, req, page.ids);
     }
   } else rows = await pageInListOrder(store, scope, req, search);
   const people = await peopleNames(store.db, scope.spaceId);
@@ -117,34 +113,10 @@ export async function listPage(store: Store, scope: FormScope, req: ListRequest)
 
 /** The rows of these ids, in list order (ids of another form are dropped). */
 async function rowsByIds(store: Store, scope: FormScope, req: ListRequest, ids: string[]) {
-  const { dir } = afterCursor(req.order, req.after);
+  const dir = direction(req.order);
   return (await itemsByIds(store.db, ids, req.reader).execute())
     .filter((r) => r.space_id === scope.spaceId && r.form_key === scope.formKey)
     .sort((a, b) => order(a, b) * (dir === 'desc' ? -1 : 1));
-}
-
-/** Up to `limit + 1` rows after the cursor, read in the list's index order and tested one by one. */
-function pageInListOrder(store: Store, scope: FormScope, req: ListRequest, search: PlannedSearch) {
-  const { cmp, dir, after } = afterCursor(req.order, req.after);
-  let q = applyInboxFilter(
-    itemQuery(store.db, scope, req.reader),
-    req.filter,
-    store.dialect,
-    req.choiceKeys,
-    search,
-  );
-  if (after !== null)
-    // `created_at <=/>= a AND (created_at </> a OR id </> b)` rather than one OR: both engines seek the index.
-    q = q
-      .where('submissions.created_at', cmp === '<' ? '<=' : '>=', after.createdAt)
-      .where((eb) =>
-        eb.or([eb('submissions.created_at', cmp, after.createdAt), eb('submissions.id', cmp, after.id)]),
-      );
-  return q
-    .orderBy('submissions.created_at', dir)
-    .orderBy('submissions.id', dir)
-    .limit(req.limit + 1)
-    .execute();
 }
 
 /** Ascending (created_at, id), as the stored text orders them on both engines for these ASCII values. */
@@ -157,64 +129,28 @@ function order(
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** Up to `limit + 1` ids of the option's submissions in list order, from its index range. */
-async function optionPageIds(
-  db: Queryable,
-  scope: FormScope,
-  req: ListRequest,
-  option: { key: string; value: string },
-): Promise<string[]> {
-  const { cmp, dir, after } = afterCursor(req.order, req.after);
-  const f = req.filter;
-  const rows = await optionRange(db, scope, f, option)
-    .select('o.submission_id')
-    .$if(after !== null, (qb) =>
-      qb
-        .where('o.created_at', cmp === '<' ? '<=' : '>=', after?.createdAt ?? '')
-        .where((eb) =>
-          eb.or([
-            eb('o.created_at', cmp, after?.createdAt ?? ''),
-            eb('o.submission_id', cmp, after?.id ?? ''),
-          ]),
-        ),
-    )
-    .orderBy('o.created_at', dir)
-    .orderBy('o.submission_id', dir)
-    .limit(req.limit + 1)
-    .execute();
-  return rows.map((r) => r.submission_id);
-}
-
-/** The index range of one chosen option in a folder, narrowed by statuses and dates (all inside the index). */
-function optionRange(
-  db: Queryable,
-  scope: FormScope,
-  f: InboxFilter,
-  option: { key: string; value: string },
-) {
-  return db
-    .selectFrom('submission_options as o')
-    .where('o.space_id', '=', scope.spaceId)
-    .where('o.form_key', '=', scope.formKey)
-    .where('o.field_key', '=', option.key)
-    .where('o.value', '=', option.value)
-    .where('o.folder', '=', f.folder)
-    .$if(f.statuses !== null, (qb) =>
-      qb.where('o.status', 'in', f.statuses !== null && f.statuses.length > 0 ? [...f.statuses] : ['']),
-    )
-    .$if(f.from !== null, (qb) => qb.where('o.created_at', '>=', f.from ?? ''))
-    .$if(f.to !== null, (qb) => qb.where('o.created_at', '<', f.to ?? ''));
-}
-
 /** How many of the form's submissions the filter matches (the page's total), and whether that is all of them. */
 async function countMatches(
   store: Store,
   scope: FormScope,
   req: ListRequest,
-  option: { key: string; value: string } | null,
+  option: OptionDrive | null,
 ): Promise<{ n: number; exact: boolean }> {
   const exact = (n: number) => ({ n, exact: true });
   const f = req.filter;
+  if (option !== null && option.others.length > 0) {
+    // Several options: the driving one's range, each id probed for the others, counted up to one past the limit.
+    const limit = req.countLimit ?? TOTAL_COUNT_LIMIT;
+    const matches = optionRange(store.db, scope, f, option)
+      .select('o.submission_id')
+      .limit(limit + 1);
+    const row = await store.db
+      .selectFrom(matches.as('m'))
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    const n = Number(row?.n ?? 0);
+    return n > limit ? { n: limit, exact: false } : exact(n);
+  }
   if (option !== null && f.from === null && f.to === null) {
     // One option in a folder, any statuses: the counters kept beside the chosen options (a handful of rows).
     const row = await store.db
@@ -222,8 +158,8 @@ async function countMatches(
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
       .where('space_id', '=', scope.spaceId)
       .where('form_key', '=', scope.formKey)
-      .where('field_key', '=', option.key)
-      .where('value', '=', option.value)
+      .where('field_key', '=', option.drive.key)
+      .where('value', '=', option.drive.value)
       .where('folder', '=', f.folder)
       .$if(f.statuses !== null, (qb) =>
         qb.where('status', 'in', f.statuses !== null && f.statuses.length > 0 ? [...f.statuses] : ['']),
