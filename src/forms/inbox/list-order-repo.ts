@@ -15,10 +15,12 @@ export const WALK_LIMIT = 1_000;
 
 export interface PageRequest {
   filter: InboxFilter;
+  /** The form's choice fields: a field filter on one of them is read from `submission_options`. */
   choiceKeys: ReadonlySet<string>;
   order: ListOrder;
   limit: number;
   after: ListPosition | null;
+  /** The calling person (a management token id), for `read`. */
   reader: string;
   /** WALK_LIMIT unless a test sets a smaller one. */
   walkLimit?: number;

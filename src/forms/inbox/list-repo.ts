@@ -8,8 +8,8 @@
 // by walking the list's order.
 
 import type { Store } from '../../store/open-store.js';
-import type { ListOrder, ListPosition } from './cursor.js';
-import { type InboxFilter, applyInboxFilter } from './filter.js';
+import type { ListPosition } from './cursor.js';
+import { applyInboxFilter } from './filter.js';
 import { type FormScope, itemsByIds, peopleNames } from './inbox-repo.js';
 import { type InboxItem, toItem } from './items.js';
 import {
@@ -19,7 +19,7 @@ import {
   optionRange,
   rarestFirst,
 } from './option-range-repo.js';
-import { commonMatchesPage, direction, pageInListOrder } from './list-order-repo.js';
+import { commonMatchesPage, direction, type PageRequest, pageInListOrder } from './list-order-repo.js';
 import { planInboxSearch } from './search-plan.js';
 
 /** Where a count of rows tested one by one stops; counters and index ranges count exactly whatever the size. */
@@ -33,19 +33,10 @@ export interface ListPage {
   totalExact: boolean;
 }
 
-export interface ListRequest {
-  filter: InboxFilter;
-  /** The form's choice fields: a field filter on one of them is read from `submission_options`. */
-  choiceKeys: ReadonlySet<string>;
-  order: ListOrder;
-  limit: number;
-  after: ListPosition | null;
-  /** The calling person (a management token id), for `read`. */
-  reader: string;
+/** A page of the list (list-order-repo.ts's request), and where its count stops. */
+export interface ListRequest extends PageRequest {
   /** Where a count of matching rows stops (TOTAL_COUNT_LIMIT unless a test sets a smaller one). */
   countLimit?: number;
-  /** list-order-repo.ts's WALK_LIMIT unless a test sets a smaller one. */
-  walkLimit?: number;
 }
 
 export async function listPage(store: Store, scope: FormScope, req: ListRequest): Promise<ListPage> {
