@@ -54,8 +54,7 @@ export async function listPage(store: Store, scope: FormScope, req: ListRequest)
   } else if (f.q !== null || f.fields.length > 0) {
     // Tested row by row: the engine finds up to one past the limit of matches, in whatever order its best index
     // gives them, and stops there. Up to the limit they are every match: the total is exact and the page is sorted
-    // from them here. Past it the total is a lower bound, and matches that common soon fill a page read in the
-    // list's own index order.
+    // from them here. Past it the total is a lower bound and the page is a common filter's (list-order-repo.ts).
     const limit = req.countLimit ?? TOTAL_COUNT_LIMIT;
     const found = await applyInboxFilter(
       store.db
