@@ -46,6 +46,20 @@ function afterPosition(order: ListOrder, after: ListPosition) {
     ]);
 }
 
+/** The form's submissions the filter matches, as list positions, in whatever order the engine finds them. */
+export function matchPositions(store: Reader, scope: FormScope, req: PageRequest, search: PlannedSearch) {
+  return applyInboxFilter(
+    store.db
+      .selectFrom('submissions')
+      .where('submissions.space_id', '=', scope.spaceId)
+      .where('submissions.form_key', '=', scope.formKey),
+    req.filter,
+    store.dialect,
+    req.choiceKeys,
+    search,
+  ).select(['submissions.id as id', 'submissions.created_at as created_at']);
+}
+
 /**
  * Up to `limit + 1` rows after the cursor, read in the list's index order and tested one by one; with `edge`, only
  * rows up to that time (a bounded walk).
@@ -110,18 +124,8 @@ export async function commonMatchesPage(
   if (walked.length > req.limit) return { rows: walked };
   // The LIMIT inside keeps the engine from folding the subquery into the ordered one (which would walk the list's
   // order again): it finds the matches its own way, and only they are sorted.
-  const matches = applyInboxFilter(
-    store.db
-      .selectFrom('submissions')
-      .where('submissions.space_id', '=', scope.spaceId)
-      .where('submissions.form_key', '=', scope.formKey),
-    req.filter,
-    store.dialect,
-    req.choiceKeys,
-    search,
-  )
+  const matches = matchPositions(store, scope, req, search)
     .$if(after !== null, (qb) => qb.where(afterPosition(req.order, after ?? { createdAt: '', id: '' })))
-    .select(['submissions.id as id', 'submissions.created_at as created_at'])
     .limit(sql<number>`2147483647`);
   const page = await store.db
     .selectFrom(matches.as('m'))

@@ -19,7 +19,13 @@ import {
   optionRange,
   rarestFirst,
 } from './option-range-repo.js';
-import { commonMatchesPage, direction, type PageRequest, pageInListOrder } from './list-order-repo.js';
+import {
+  commonMatchesPage,
+  direction,
+  matchPositions,
+  type PageRequest,
+  pageInListOrder,
+} from './list-order-repo.js';
 import { planInboxSearch } from './search-plan.js';
 
 /** Where a count of rows tested one by one stops; counters and index ranges count exactly whatever the size. */
@@ -56,17 +62,7 @@ export async function listPage(store: Store, scope: FormScope, req: ListRequest)
     // gives them, and stops there. Up to the limit they are every match: the total is exact and the page is sorted
     // from them here. Past it the total is a lower bound and the page is a common filter's (list-order-repo.ts).
     const limit = req.countLimit ?? TOTAL_COUNT_LIMIT;
-    const found = await applyInboxFilter(
-      store.db
-        .selectFrom('submissions')
-        .where('submissions.space_id', '=', scope.spaceId)
-        .where('submissions.form_key', '=', scope.formKey),
-      f,
-      store.dialect,
-      req.choiceKeys,
-      search,
-    )
-      .select(['submissions.id as id', 'submissions.created_at as created_at'])
+    const found = await matchPositions(store, scope, req, search)
       .limit(limit + 1)
       .execute();
     if (found.length <= limit) {
