@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { StoreDialect } from '../../store/dialect/dialect.js';
 import type { Database } from '../../store/schema.js';
 import type { InboxFilter } from './filter.js';
@@ -32,21 +32,19 @@ export function applyInboxFilter<O>(
     q = q.where('submissions.assignee_id', 'is', null).where('submissions.assignee', 'is', null);
   if (assignee.kind === 'is') q = q.where('submissions.assignee_id', '=', assignee.id);
   for (const f of filter.fields) {
-    if (choiceKeys.has(f.key))
-      q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('submission_options as o')
-            .select(eb.lit(1).as('one'))
-            .whereRef('o.submission_id', '=', 'submissions.id')
-            .where('o.field_key', '=', f.key)
-            .where('o.value', '=', f.value),
-        ),
-      );
+    if (choiceKeys.has(f.key)) q = q.where(choseOption('submissions.id', f));
     else q = q.where(dialect.jsonFieldHas('submissions.values', f.key, f.value));
   }
   for (const narrowing of search?.answers ?? []) q = q.where(narrowing);
   // Both sides folded (filter.ts folds the query): a plain substring test, the same on both engines.
   if (filter.q !== null) q = q.where(search?.text ?? dialect.submissionTextLike(filter.q));
   return q;
+}
+
+/** Whether the submission `id` names chose the option (`submission_options`: a probe of its primary key). */
+export function choseOption(
+  id: 'submissions.id' | 'o.submission_id',
+  option: { key: string; value: string },
+) {
+  return sql<SqlBool>`exists (select 1 from submission_options as chosen where chosen.submission_id = ${sql.ref(id)} and chosen.field_key = ${option.key} and chosen.value = ${option.value})`;
 }

@@ -6,6 +6,7 @@
 import type { Queryable } from '../../store/spaces-repo.js';
 import type { ListOrder, ListPosition } from './cursor.js';
 import type { InboxFilter } from './filter.js';
+import { choseOption } from './filter-repo.js';
 import type { FormScope } from './inbox-repo.js';
 
 export interface Option {
@@ -65,17 +66,7 @@ export function optionRange(db: Queryable, scope: FormScope, f: InboxFilter, { d
     )
     .$if(f.from !== null, (qb) => qb.where('o.created_at', '>=', f.from ?? ''))
     .$if(f.to !== null, (qb) => qb.where('o.created_at', '<', f.to ?? ''));
-  for (const other of others)
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('submission_options as p')
-          .select(eb.lit(1).as('one'))
-          .whereRef('p.submission_id', '=', 'o.submission_id')
-          .where('p.field_key', '=', other.key)
-          .where('p.value', '=', other.value),
-      ),
-    );
+  for (const other of others) q = q.where(choseOption('o.submission_id', other));
   return q;
 }
 
