@@ -6,7 +6,7 @@
  *   - the overview the page opens on (unread counts for the person signed in included) and the session read,
  *   - first pages of filtered lists with their total (an option, an option with a status, oldest
  *     first, a date range, a person's assignments, folded searches of sparse and dense words, two answers, a text
- *     answer); a search's or several answers' total stops counting at 10,000 (`totalExact: false`),
+ *     answer); a search's or several answers' total stops counting at 1,000 (`totalExact: false`),
  *   - an XLSX export of every row and of a tenth of them, with the process's RSS and heap growth while it streams:
  *     memory stays flat when the two grow alike; beside them the CSV export of every row.
  * The machine is shared with other work: compare figures within one run.
@@ -244,10 +244,10 @@ export default async function bench(args: string[]): Promise<void> {
           ['?q=Müller (no submission holds it)', `${list}?q=M%C3%BCller`, bearer],
           // A word of nearly every message: the page is quick, its total counts every row that holds it.
           ['?q=BERNOULLI (in ~every row)', `${list}?q=BERNOULLI`, bearer],
-          // Counted row by row up to 10,000: a word of a seventh of the rows (past it), a name prefix (~1,100, under).
+          // Counted row by row up to 1,000: a word of a seventh of the rows (past it), a name prefix (~1,100, under).
           ['?q=quoted (a seventh of the rows)', `${list}?q=quoted`, bearer],
           ['?q=Person 42 (~1,100 rows)', `${list}?q=Person%2042`, bearer],
-          // Answers with no index of their own: two answers together (dense), a text answer (one row: every row read).
+          // Two answers together (both dense: their index ranges merged), a text answer (the search index, then the value).
           ['?field[topic]=press&field[tags]=api', `${list}?field[topic]=press&field[tags]=api`, bearer],
           ['?field[name]=Person 4242 (text)', `${list}?field[name]=Person%204242`, bearer],
         ];

@@ -3,6 +3,7 @@ import { importBundle } from '../src/bundle/import-bundle.js';
 import type { ListOrder, ListPosition } from '../src/forms/inbox/cursor.js';
 import { parseInboxFilter } from '../src/forms/inbox/filter.js';
 import { listPage } from '../src/forms/inbox/list-repo.js';
+import { rarestFirst } from '../src/forms/inbox/option-range-repo.js';
 import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import { foldForSearch, searchTextOf } from '../src/lib/search-fold.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
@@ -181,6 +182,11 @@ describe.each(ENGINES)('inbox totals and pages of filters tested row by row, on 
     { 'field[color]': 'red', 'field[tags]': 'gamma' },
     { 'field[color]': 'red' }, // one option: counted exactly from the tallies past the limit
     { 'field[tags]': 'alpha', 'field[ok]': 'true' },
+    // Blue (1 row) drives; ok=true (9 rows) is more than 8 times as common, so it is probed, not merged.
+    { 'field[color]': 'blue', 'field[ok]': 'true' },
+    // Blue drives, tags=alpha (8) merged, ok=true (9) probed: both ways in one list.
+    { 'field[ok]': 'true', 'field[color]': 'blue', 'field[tags]': 'alpha' },
+    { 'field[ok]': 'false', 'field[color]': 'blue', 'field[tags]': 'alpha' },
   ];
 
   it.each(optionFilters)('%o as options: total, exactness and every page', async (query) => {
@@ -193,6 +199,28 @@ describe.each(ENGINES)('inbox totals and pages of filters tested row by row, on 
         expect(got.totalExact).toBe(single || want.length <= COUNT_LIMIT);
         expect(got.total).toBe(single ? want.length : Math.min(want.length, COUNT_LIMIT));
       }
+  });
+
+  it('several options: the rarest drives, options of about as many rows are merged, far commoner ones probed', async () => {
+    const split = async (query: Record<string, string>) => {
+      const options = parseInboxFilter(query).fields;
+      const drive = await rarestFirst(env.store.db, scope, 'inbox', options);
+      return {
+        drive: drive.drive.value,
+        merged: drive.merged.map((o) => o.value),
+        probed: drive.probed.map((o) => o.value),
+      };
+    };
+    expect(await split({ 'field[ok]': 'true', 'field[color]': 'blue', 'field[tags]': 'alpha' })).toEqual({
+      drive: 'blue',
+      merged: ['alpha'],
+      probed: ['true'],
+    });
+    expect(await split({ 'field[tags]': 'alpha', 'field[color]': 'green' })).toEqual({
+      drive: 'green',
+      merged: ['alpha'],
+      probed: [],
+    });
   });
 
   it('the model crosses the count limit both ways', () => {

@@ -15,6 +15,7 @@ import { type InboxItem, toItem } from './items.js';
 import {
   type OptionDrive,
   optionFilters,
+  optionMatchCount,
   optionPageIds,
   optionRange,
   rarestFirst,
@@ -124,17 +125,10 @@ async function countMatches(
 ): Promise<{ n: number; exact: boolean }> {
   const exact = (n: number) => ({ n, exact: true });
   const f = req.filter;
-  if (option !== null && option.others.length > 0) {
-    // Several options: the driving one's range, each id probed for the others, counted up to one past the limit.
+  if (option !== null && option.merged.length + option.probed.length > 0) {
+    // Several options: counted in the driving option's range, up to one past the limit.
     const limit = req.countLimit ?? TOTAL_COUNT_LIMIT;
-    const matches = optionRange(store.db, scope, f, option)
-      .select('o.submission_id')
-      .limit(limit + 1);
-    const row = await store.db
-      .selectFrom(matches.as('m'))
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirst();
-    const n = Number(row?.n ?? 0);
+    const n = await optionMatchCount(store.db, scope, f, option, limit + 1);
     return n > limit ? { n: limit, exact: false } : exact(n);
   }
   if (option !== null && f.from === null && f.to === null) {
