@@ -49,7 +49,11 @@ export async function touchedKeys(
   const key = sql.ref(source.key);
   const table = sql.table(source.table);
   const base = where(spaceId, source);
-  const past = after === null ? sql`` : sql` and ${key} > ${after}`;
+  // Bounded below even on a first page: without a bound on the key, SQLite's planner (it keeps no statistics)
+  // took the cv_from index and sorted every version visible at `to` to hand out the first 101 (70-200 ms in one
+  // statement on 20,000 entries, holding the event loop). With one it walks the key index in order and stops at
+  // `limit`. Every key is a non-null string, and every string sorts at or after ''.
+  const past = after === null ? sql` and ${key} >= ''` : sql` and ${key} > ${after}`;
   const query =
     range.from === 0
       ? sql<{ k: string }>`select ${key} as k from ${table} where ${base}${past}
