@@ -70,24 +70,6 @@ export async function touchedKeys(
   return rows.map((r) => String(r.k));
 }
 
-/**
- * Entries that opened or closed a version in the range: the candidates whose delivered path may have changed
- * (pages, and folders, whose paths menus link to). Documents that deliver their paths are compared by them.
- */
-const movedInRange = (spaceId: string, range: CvRange) => sql`select entry_id from entry_versions
-    where space_id = ${spaceId} and cv_from > ${range.from} and cv_from <= ${range.to}
-  union
-  select entry_id from entry_versions
-    where space_id = ${spaceId} and cv_to > ${range.from} and cv_to <= ${range.to}`;
-
-/** The ids of entries that opened or closed a version in the range. */
-export async function movedEntryIds(store: Store, spaceId: string, range: CvRange): Promise<Set<string>> {
-  const { rows } = await sql<{
-    entry_id: string;
-  }>`select distinct entry_id from (${movedInRange(spaceId, range)}) moved`.execute(store.db);
-  return new Set(rows.map((r) => r.entry_id));
-}
-
 /** The versions of `keys` visible at `cv`, by key. */
 export async function versionsAt(
   store: Store,
