@@ -2,6 +2,7 @@
 // pages and submissions, the sitemap, a deep tree level and an export enter the time slicer once per batch they
 // read (counted, not timed: the slicer itself decides from the clock whether a tick yields). And `/metrics`
 // reports the event loop's delay, which is what an operator watches for a request that holds it.
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSpace } from '../bench/lib-entries-space.js';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../bench/lib-export-space.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { TimeSlicer } from '../src/lib/time-slice.js';
+import { loadSpanChanges } from '../src/sync/span-changes.js';
 import { serveEnv, type TestApp } from './helpers/app.js';
 import { ENGINES, openTestEnv } from './helpers/engines.js';
 
@@ -21,6 +23,24 @@ const TOKEN = 'folio_pub_SlicesTestToken00000000001';
 /** Entries of the space; the base bundle's pages and folders aside, the rest are posts under /blog/<y>/<m>. */
 const ENTRIES = 3000;
 const SUBMISSIONS = 1600;
+
+/** What every better-sqlite3 statement inherits: spied on to see the statements a request runs. */
+const statementProto = (() => {
+  const probe = new Database(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Database.Statement;
+  probe.close();
+  return proto;
+})();
+
+/** A statement a request ran on SQLite: its text, parameters and the rows it returned. */
+interface Ran {
+  statement: Database.Statement;
+  params: unknown[];
+  rows: number;
+}
+
+/** The published log's tables, which `/sync` reads. */
+const LOG = /\b(entry_versions|doc_versions)\b/;
 
 describe.each(ENGINES)('no request holds the event loop on %s', (engine) => {
   let t: TestApp;
@@ -72,6 +92,65 @@ describe.each(ENGINES)('no request holds the event loop on %s', (engine) => {
       const { res, calls } = await ticksDuring(url, EXPORT_TOKEN);
       expect(res.statusCode).toBe(200);
       expect(calls).toBeGreaterThanOrEqual(Math.floor(SUBMISSIONS / 500));
+    },
+  );
+
+  /** The statements on the published log that `run` ran (SQLite), and its result. */
+  const logReadsDuring = async <T>(run: () => Promise<T>) => {
+    const ran: Ran[] = [];
+    const original = statementProto.all;
+    // A wrapper rather than vi.spyOn, which keeps no `this` per call in a form this reads easily.
+    statementProto.all = function (this: Database.Statement, ...params: unknown[]) {
+      const rows = original.apply(this, params) as unknown[];
+      ran.push({ statement: this, params, rows: rows.length });
+      return rows;
+    };
+    try {
+      const result = await run();
+      return { result, log: ran.filter((r) => LOG.test(r.statement.source)) };
+    } finally {
+      statementProto.all = original;
+    }
+  };
+
+  it.runIf(engine === 'sqlite')(
+    'a /sync page of thousands of entries reads the log in key order through an index, never by sorting it',
+    async () => {
+      const {
+        result: { res, calls },
+        log,
+      } = await logReadsDuring(() => ticksDuring(`/v1/${SPACE}/sync?since=0&limit=1000`, TOKEN));
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as { changed: unknown[] }).changed.length).toBeGreaterThanOrEqual(1000);
+      // The walk's reads of keys in order (sync-repo.ts touchedKeys), 100 a statement, the slicer entered after each.
+      const ordered = log.filter((r) => /\bas k\b.*\border by\b/is.test(r.statement.source));
+      expect(ordered.length).toBeGreaterThanOrEqual(10);
+      expect(calls).toBeGreaterThanOrEqual(10);
+      for (const r of ordered) {
+        const plan = r.statement.database
+          .prepare(`explain query plan ${r.statement.source}`)
+          .all(...r.params) as { detail: string }[];
+        // A temporary B-tree is every matching row read and sorted before the first is handed out.
+        expect(plan.map((p) => p.detail).join('\n')).not.toMatch(/TEMP B-TREE/);
+      }
+    },
+  );
+
+  it.runIf(engine === 'sqlite')(
+    'the changes of a span of thousands of entries are listed from the log in batches, the slicer between',
+    async () => {
+      // The base bundle is published first, the posts after it: the span since its cv holds every post. Computed
+      // here rather than through a request, which may find it already under way (a publish warms its span).
+      const to = (await t.get(`/v1/${SPACE}/sync?since=0&limit=1`, { authorization: `Bearer ${TOKEN}` })).body
+        .toCv as number;
+      const tick = vi.spyOn(TimeSlicer.prototype, 'tick');
+      const { result: changes, log } = await logReadsDuring(() =>
+        loadSpanChanges(t.store, SPACE, { from: to - 1, to }, new TimeSlicer()),
+      );
+      expect(changes.tooMany).toBe(false);
+      expect(changes.entries.size).toBeGreaterThanOrEqual(pages);
+      expect(Math.max(...log.map((r) => r.rows))).toBeLessThanOrEqual(1000);
+      expect(tick.mock.calls.length).toBeGreaterThanOrEqual(Math.floor(pages / 1000));
     },
   );
 
