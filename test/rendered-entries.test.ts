@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, ConfigError, loadConfig } from '../src/config/config.js';
-import { listBodyJson, type ListResponse } from '../src/delivery/list/list-service.js';
-import { entryJson, RenderedEntries } from '../src/delivery/rendered-entries.js';
+import { listBodyBytes, type ListResponse } from '../src/delivery/list/list-service.js';
+import { entryBytes, RenderedEntries } from '../src/delivery/rendered-entries.js';
 import type { DeliveredEntry } from '../src/delivery/resolve.js';
 import { buildApp } from '../src/server/app.js';
 import { getSpace } from '../src/store/spaces-repo.js';
@@ -116,11 +116,15 @@ const ENTRY: DeliveredEntry = {
   publishedAt: '2026-01-01T00:00:00.000Z',
   firstPublishedAt: '2026-01-01T00:00:00.000Z',
   alternates: { en: '/a' },
-  content: { id: 'blk_a', type: 'page', fields: { title: 'A\u2028B', n: 1.5, list: [null, true] } },
+  content: {
+    id: 'blk_a',
+    type: 'page',
+    fields: { title: 'A\u2028B Zoë 😀 \ud800', n: 1.5, list: [null, true] },
+  },
 };
 
-describe('listBodyJson', () => {
-  it('writes what JSON.stringify writes for a list answer', () => {
+describe('listBodyBytes', () => {
+  it('writes the UTF-8 of what JSON.stringify writes for a list answer', () => {
     const entry = ENTRY;
     for (const body of [
       { items: [], included: { entries: [], links: {} }, nextCursor: null, total: 0, cv: 1 },
@@ -135,7 +139,7 @@ describe('listBodyJson', () => {
         cv: 7,
       },
     ] satisfies ListResponse[])
-      expect(listBodyJson(body)).toBe(JSON.stringify(body));
+      expect(listBodyBytes(body).equals(Buffer.from(JSON.stringify(body)))).toBe(true);
   });
 
   it('takes entries a RenderedEntries holds as it stored them, frozen, so no request can change them', () => {
@@ -143,13 +147,13 @@ describe('listBodyJson', () => {
     const entry = structuredClone(ENTRY);
     const held = cache.set('k', entry);
     expect(cache.get('k')).toBe(held);
-    expect(entryJson(held)).toBe(JSON.stringify(ENTRY));
+    expect(entryBytes(held).toString()).toBe(JSON.stringify(ENTRY));
     expect(Object.isFrozen(held.content.fields)).toBe(true);
     expect(() => {
       (held.tags as string[]).push('y');
     }).toThrow(TypeError);
     const body = { items: [held], included: { entries: [], links: {} }, nextCursor: null, total: 1, cv: 3 };
-    expect(listBodyJson(body)).toBe(JSON.stringify(body));
+    expect(listBodyBytes(body).equals(Buffer.from(JSON.stringify(body)))).toBe(true);
   });
 });
 

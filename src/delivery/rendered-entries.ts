@@ -3,8 +3,8 @@ import { deepFreeze } from '../lib/deep-freeze.js';
 import type { DeliveredEntry } from './resolve.js';
 
 /**
- * Rendered published entries with their JSON, shared by the list requests of one app (the JSON assembled
- * from stored fragments).
+ * Rendered published entries with their JSON as UTF-8 bytes, shared by the list requests of one app (the body is
+ * joined from the stored bytes: no serialising, no encoding of the whole body).
  *
  * At one cv an entry renders the same way for the same locale, fallback chain and `fields`: what rendering reads
  * besides the entry (types, assets, whether a referenced entry is visible) is fixed by the cv, and the asset urls
@@ -19,7 +19,7 @@ import type { DeliveredEntry } from './resolve.js';
 export class RenderedEntries {
   private readonly cache: LRUCache<string, DeliveredEntry>;
 
-  /** `maxBytes`: the budget in characters of JSON (RENDER_CACHE_MB); the objects take about as much again. */
+  /** `maxBytes`: the budget in bytes of JSON (RENDER_CACHE_MB); the objects take about as much again. */
   constructor(maxBytes: number) {
     this.cache = new LRUCache({ maxSize: Math.max(1, maxBytes) });
   }
@@ -28,21 +28,22 @@ export class RenderedEntries {
     return this.cache.get(key);
   }
 
-  /** Keeps a rendered entry under `key`, frozen, and remembers its JSON; returns the entry. */
+  /** Keeps a rendered entry under `key`, frozen, and remembers its JSON's bytes; returns the entry. */
   set(key: string, entry: DeliveredEntry): DeliveredEntry {
-    const json = JSON.stringify(entry);
+    const bytes = Buffer.from(JSON.stringify(entry));
     deepFreeze(entry);
-    jsonOfEntry.set(entry, json);
-    this.cache.set(key, entry, { size: Math.max(1, json.length) });
+    bytesOfEntry.set(entry, bytes);
+    this.cache.set(key, entry, { size: Math.max(1, bytes.length) });
     return entry;
   }
 }
 
-// The JSON of each entry a RenderedEntries holds, by the entry object: the list body is assembled from it.
-const jsonOfEntry = new WeakMap<DeliveredEntry, string>();
+// The JSON bytes of each entry a RenderedEntries holds, by the entry object: the list body is joined from them.
+const bytesOfEntry = new WeakMap<DeliveredEntry, Buffer>();
 
-/** An entry's JSON: as stored when a RenderedEntries holds it, else serialised now. */
-export const entryJson = (entry: DeliveredEntry): string => jsonOfEntry.get(entry) ?? JSON.stringify(entry);
+/** An entry's JSON in UTF-8: as stored when a RenderedEntries holds it, else serialised now. */
+export const entryBytes = (entry: DeliveredEntry): Buffer =>
+  bytesOfEntry.get(entry) ?? Buffer.from(JSON.stringify(entry));
 
 /**
  * The key prefix of one request's renders: space, cv, locale and chain. The caller adds which fields (roots may

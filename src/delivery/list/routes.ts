@@ -5,7 +5,7 @@ import { deriveKey } from '../../store/secrets-repo.js';
 import { deliveryDepsOf, openScope } from '../delivery-service.js';
 import { rejectUnknown, single } from '../params.js';
 import { LIST_PARAMS, rejectNul } from './list-params.js';
-import { type ListDeps, listBodyJson, listEntries, queryWithCursorCv } from './list-service.js';
+import { type ListDeps, listBodyBytes, listEntries, queryWithCursorCv } from './list-service.js';
 import { RenderedEntries } from '../rendered-entries.js';
 import { RowsIndex } from './rows/rows-index.js';
 import { LIST_DOC_PARAMS, optionList } from './option-lists.js';
@@ -96,7 +96,7 @@ export async function listRoutes(app: FastifyInstance, opts: { services: AppServ
         ),
         forms: shownForms(body.included),
       });
-      return reply.type('application/json; charset=utf-8').send(listBodyJson(body));
+      return reply.type('application/json; charset=utf-8').send(listBodyBytes(body));
     },
   );
 
