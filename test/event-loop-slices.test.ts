@@ -154,6 +154,27 @@ describe.each(ENGINES)('no request holds the event loop on %s', (engine) => {
     },
   );
 
+  it.runIf(engine === 'sqlite')(
+    "a span of few changes reads the log's cv indexes, not every key of the space",
+    async () => {
+      const to = (await t.get(`/v1/${SPACE}/sync?since=0&limit=1`, { authorization: `Bearer ${TOKEN}` })).body
+        .toCv as number;
+      // The span of the last publish but one: nothing changed in it, as in a site's poll between publishes.
+      const { result: changes, log } = await logReadsDuring(() =>
+        loadSpanChanges(t.store, SPACE, { from: to - 1, to: to - 1 }, new TimeSlicer()),
+      );
+      expect(changes.entries.size).toBe(0);
+      const entryReads = log.filter((r) => /\bfrom entry_versions\b/.test(r.statement.source));
+      expect(entryReads.length).toBeGreaterThanOrEqual(2);
+      for (const r of entryReads) {
+        const plan = r.statement.database
+          .prepare(`explain query plan ${r.statement.source}`)
+          .all(...r.params) as { detail: string }[];
+        expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING INDEX entry_versions_cv_(from|to) /);
+      }
+    },
+  );
+
   it('/metrics reports how late the event loop ran: median, p99, max and mean over a rolling window', async () => {
     // Hold the loop for 100 ms, as a request that never yields would.
     const until = performance.now() + 100;

@@ -5,7 +5,7 @@
 import type { ContentTypeDef, EntrySnapshot, TypeMap } from '../content/model.js';
 import type { TimeSlicer } from '../lib/time-slice.js';
 import type { Store } from '../store/open-store.js';
-import { type CvRange, type LogSource, touchedKeys, versionsAt } from './sync-repo.js';
+import { type CvRange, fewMovedEntryIds, type LogSource, touchedKeys, versionsAt } from './sync-repo.js';
 
 /** An entry whose published version differs between the ends of the span. */
 export interface EntryChange {
@@ -124,12 +124,16 @@ export async function loadSpanChanges(
 ): Promise<SpanChanges> {
   const entries = new Map<string, EntryChange>();
   // From nothing every answer is new: the entries themselves are walked page by page, never all at once.
-  // One past the bound is enough to know there are too many. Sorted here as before (the SQL's key order is the
-  // database's collation; the rest of the computation was written against JavaScript's).
+  // A span of few changes is read through the log's cv indexes; one of many, by key in slices, up to one past the
+  // bound (enough to know there are too many). Sorted here either way (the SQL's key order is the database's
+  // collation; the rest of the computation was written against JavaScript's).
   const moved =
     range.from === 0
       ? []
-      : (await touchedUpTo(store, spaceId, ENTRIES, range, MAX_CHANGED_ENTRIES + 1, slicer)).sort();
+      : (
+          (await fewMovedEntryIds(store, spaceId, range, KEY_BATCH)) ??
+          (await touchedUpTo(store, spaceId, ENTRIES, range, MAX_CHANGED_ENTRIES + 1, slicer))
+        ).sort();
   const tooMany = moved.length > MAX_CHANGED_ENTRIES;
   if (!tooMany) {
     for (const part of chunks(moved, 250)) {

@@ -70,6 +70,30 @@ export async function touchedKeys(
   return rows.map((r) => String(r.k));
 }
 
+/**
+ * The ids of entries that opened or closed a version in the range, when fewer than `limit` versions did at each
+ * edge: each edge read through its own index (migration 0011), so a span of a few publishes costs a few rows however
+ * large the space. Null when either edge reached `limit` (a span of many changes: list them by key instead).
+ */
+export async function fewMovedEntryIds(
+  store: Store,
+  spaceId: string,
+  range: CvRange,
+  limit: number,
+): Promise<string[] | null> {
+  const edge = async (column: 'cv_from' | 'cv_to') => {
+    const { rows } = await sql<{ entry_id: string }>`select entry_id from entry_versions
+      where space_id = ${spaceId} and ${sql.ref(column)} > ${range.from} and ${sql.ref(column)} <= ${range.to}
+      limit ${limit}`.execute(store.db);
+    return rows.map((r) => r.entry_id);
+  };
+  const opened = await edge('cv_from');
+  if (opened.length >= limit) return null;
+  const closed = await edge('cv_to');
+  if (closed.length >= limit) return null;
+  return [...new Set([...opened, ...closed])];
+}
+
 /** The versions of `keys` visible at `cv`, by key. */
 export async function versionsAt(
   store: Store,
