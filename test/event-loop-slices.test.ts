@@ -3,6 +3,7 @@
 // read (counted, not timed: the slicer itself decides from the clock whether a tick yields). And `/metrics`
 // reports the event loop's delay, which is what an operator watches for a request that holds it.
 import Database from 'better-sqlite3';
+import { CompiledQuery } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSpace } from '../bench/lib-entries-space.js';
 import {
@@ -15,6 +16,7 @@ import {
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { TimeSlicer } from '../src/lib/time-slice.js';
 import { loadSpanChanges } from '../src/sync/span-changes.js';
+import { versionsAtQuery } from '../src/sync/sync-repo.js';
 import { serveEnv, type TestApp } from './helpers/app.js';
 import { ENGINES, openTestEnv } from './helpers/engines.js';
 
@@ -174,6 +176,22 @@ describe.each(ENGINES)('no request holds the event loop on %s', (engine) => {
       }
     },
   );
+
+  it("a span's versions are looked up by key, never through the log's cv indexes", async () => {
+    const keys = Array.from({ length: 250 }, (_, i) => `ent_p${String(i + 100).padStart(6, '0')}`);
+    const compiled = versionsAtQuery(SPACE, { table: 'entry_versions', key: 'entry_id' }, keys, 10).compile(
+      t.store.db,
+    );
+    const { rows } = await t.store.db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(`${engine === 'sqlite' ? 'explain query plan' : 'explain'} ${compiled.sql}`, [
+        ...compiled.parameters,
+      ]),
+    );
+    const plan = rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
+    expect(plan).toMatch(/entry_versions/);
+    // Without statistics PostgreSQL read every version of the space through this index and tested it against the keys.
+    expect(plan).not.toMatch(/entry_versions_cv_(from|to)/);
+  });
 
   it('/metrics reports how late the event loop ran: median, p99, max and mean over a rolling window', async () => {
     // Hold the loop for 100 ms, as a request that never yields would.

@@ -94,6 +94,17 @@ export async function fewMovedEntryIds(
   return [...new Set([...opened, ...closed])];
 }
 
+/** The statement of `versionsAt`. */
+export function versionsAtQuery(spaceId: string, source: LogSource, keys: readonly string[], cv: number) {
+  // `+cv_from` keeps the cv indexes out of a lookup by key (a unary plus is no indexable column on either
+  // engine): PostgreSQL without statistics (a table just loaded, before autovacuum analyzes it) read every version
+  // of the space through the cv_from index and tested each against the keys, 20-230 ms a statement at 20,000
+  // entries where the primary key finds the 250 rows in under 1 ms.
+  return sql<Record<string, unknown>>`select * from ${sql.table(source.table)}
+      where ${where(spaceId, source)} and ${sql.ref(source.key)} in (${sql.join([...keys])})
+      and +cv_from <= ${cv} and (cv_to is null or +cv_to > ${cv})`;
+}
+
 /** The versions of `keys` visible at `cv`, by key. */
 export async function versionsAt(
   store: Store,
@@ -104,10 +115,7 @@ export async function versionsAt(
 ): Promise<Map<string, VersionAt>> {
   const out = new Map<string, VersionAt>();
   if (keys.length === 0 || cv === 0) return out;
-  const key = sql.ref(source.key);
-  const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(source.table)}
-      where ${where(spaceId, source)} and ${key} in (${sql.join([...keys])})
-      and cv_from <= ${cv} and (cv_to is null or cv_to > ${cv})`.execute(store.db);
+  const { rows } = await versionsAtQuery(spaceId, source, keys, cv).execute(store.db);
   for (const row of rows) {
     const k = String(row[source.key]);
     out.set(k, { key: k, content: contentOf(row), row });
