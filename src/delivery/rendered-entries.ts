@@ -30,7 +30,11 @@ export class RenderedEntries {
 
   /** Keeps a rendered entry under `key`, frozen, and remembers its JSON's bytes; returns the entry. */
   set(key: string, entry: DeliveredEntry): DeliveredEntry {
-    const bytes = Buffer.from(JSON.stringify(entry));
+    const json = JSON.stringify(entry);
+    // An allocation of its own: a small Buffer.from is a slice of a shared 8 KB pool, which would keep the pool
+    // alive after the LRU let go of the entry, so the budget would not bound the memory.
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+    bytes.write(json);
     deepFreeze(entry);
     bytesOfEntry.set(entry, bytes);
     this.cache.set(key, entry, { size: Math.max(1, bytes.length) });
