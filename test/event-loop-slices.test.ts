@@ -76,6 +76,19 @@ describe.each(ENGINES)('no request holds the event loop on %s', (engine) => {
     expect(calls).toBeGreaterThanOrEqual(Math.floor(items.length / 500));
   });
 
+  it('a list of 100 posts with their authors enters the slicer once per entry it renders', async () => {
+    const { res, calls } = await ticksDuring(
+      `/v1/${SPACE}/entries?type=post&limit=100&include=author&locale=de`,
+      TOKEN,
+    );
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { items: unknown[]; included: { entries: unknown[] } };
+    expect(body.items).toHaveLength(100);
+    expect(body.included.entries.length).toBeGreaterThan(0);
+    // Each root twice (collected, rendered), each included entry once, and once after the list's own statement.
+    expect(calls).toBeGreaterThanOrEqual(2 * body.items.length + body.included.entries.length + 1);
+  });
+
   it('a tree level of thousands of posts is read in pages with the slicer between', async () => {
     const { res, calls } = await ticksDuring(`/v1/${SPACE}/tree?under=/blog&depth=3`, TOKEN);
     expect(res.statusCode).toBe(200);

@@ -5,6 +5,7 @@ import type { ContentView } from './content-view.js';
 import { collectNeeds, emptyNeeds, type Needs, renderFields, type RenderContext } from './render-fields.js';
 import type { RenderedEntries } from './rendered-entries.js';
 import type { ShownForm } from './cache-headers.js';
+import type { TimeSlicer } from '../lib/time-slice.js';
 
 export interface ResolveParams {
   locale: string;
@@ -19,6 +20,11 @@ export interface ResolveParams {
    * so an entry rendered before at this cv is taken as it was (rendered-entries.ts).
    */
   rendered?: { cache: RenderedEntries; prefix: string };
+  /**
+   * Lists only: ticked between entries as they are collected and rendered, so a page of 100 entries with their
+   * includes gives a waiting cached read its turn (src/lib/time-slice.ts).
+   */
+  slicer?: TimeSlicer;
 }
 
 export interface DeliveredEntry {
@@ -68,7 +74,11 @@ export async function resolveEntries(
   const types = await view.types();
   const known = new Map<string, EntrySnapshot>(roots.map((r) => [r.id, r]));
   const needs = emptyNeeds();
-  for (const r of roots) collect(r, types, needs);
+  const slicer = params.slicer;
+  for (const r of roots) {
+    collect(r, types, needs);
+    await slicer?.tick();
+  }
 
   const includedIds: string[] = [];
   const includedSet = new Set<string>();
@@ -124,20 +134,24 @@ export async function resolveEntries(
   // A delivered form's `status` depends on the time and its submission count, not only on the cv (spec 3.1): a
   // request that delivers a form renders every entry anew.
   const render = renderer(ctx, params, needs.forms.size > 0 ? undefined : params.rendered);
-  const included: Included = {
-    entries: includedIds.flatMap((id) => {
-      const s = known.get(id);
-      return s ? [render(s, undefined)] : [];
-    }),
-    links,
-  };
+  const included: Included = { entries: [], links };
+  for (const id of includedIds) {
+    const s = known.get(id);
+    if (s) included.entries.push(render(s, undefined));
+    await slicer?.tick();
+  }
   deliveredAssets.set(included, new Set(assets.keys()));
   if (forms.size > 0)
     deliveredForms.set(
       included,
       [...forms.values()].map((f: ShownForm) => ({ key: f.key, opensAt: f.opensAt, closesAt: f.closesAt })),
     );
-  return { entries: roots.map((r) => render(r, params.fields)), included };
+  const entries: DeliveredEntry[] = [];
+  for (const r of roots) {
+    entries.push(render(r, params.fields));
+    await slicer?.tick();
+  }
+  return { entries, included };
 }
 
 /** renderEntry, through the request's RenderedEntries when it has one. */
