@@ -10,13 +10,13 @@ import { type BlobStore, LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { parseBulk } from '../src/forms/inbox/bodies.js';
 import { parseInboxFilter } from '../src/forms/inbox/filter.js';
 import { sweepRetention } from '../src/forms/retention/sweeps.js';
-import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import { FolioError } from '../src/errors/errors.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { emailForm } from './helpers/form-defs.js';
 import { type FormsApp, formClient, openFormsApp, putForms } from './helpers/forms.js';
 import { storePerson, storeScopedToken } from './helpers/tokens.js';
+import { storeSubmission } from './helpers/submissions.js';
 
 // The forms inbox: spec 3.1 (capacity counts stored non-spam submissions), 3.2 (spam folder 30 days;
 // retention deletes a submission with its notes and files), 4.5 (only `forms.read` sees submissions).
@@ -121,17 +121,12 @@ describe.each(ENGINES)('the forms inbox on %s', (engine) => {
 
   async function seed(form: string, subs: readonly Seed[]): Promise<void> {
     for (const s of subs) {
-      await insertSubmission(t.store.db, {
+      await storeSubmission(t.store.db, {
         id: s.id,
         spaceId: SPACE,
         form,
         folder: s.folder ?? 'inbox',
         values: s.values ?? {},
-        page: null,
-        locale: 'en',
-        userAgent: null,
-        consent: {},
-        uniqueKey: null,
         createdAt: s.createdAt,
         deleteAfter: s.deleteAfter ?? new Date(Date.parse(s.createdAt) + 365 * DAY).toISOString(),
       });

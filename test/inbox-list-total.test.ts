@@ -4,10 +4,10 @@ import type { ListOrder, ListPosition } from '../src/forms/inbox/cursor.js';
 import { parseInboxFilter } from '../src/forms/inbox/filter.js';
 import { listPage } from '../src/forms/inbox/list-repo.js';
 import { rarestFirst } from '../src/forms/inbox/option-range-repo.js';
-import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import { foldForSearch, searchTextOf } from '../src/lib/search-fold.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir } from './helpers/fixture.js';
+import { storeSubmission } from './helpers/submissions.js';
 
 // The inbox list's total and pages when the filter is tested row by row (a search, a text answer, several answers):
 // up to the count limit the total is exact and the page sorted from the matches; past it the total is the limit,
@@ -79,22 +79,9 @@ describe.each(ENGINES)('inbox totals and pages of filters tested row by row, on 
         values,
       };
       rows.push(row);
-      await insertSubmission(
+      await storeSubmission(
         env.store.db,
-        {
-          id: row.id,
-          spaceId: SPACE,
-          form: FORM,
-          folder: 'inbox',
-          values,
-          page: null,
-          locale: 'en',
-          userAgent: null,
-          consent: {},
-          uniqueKey: null,
-          createdAt: row.createdAt,
-          deleteAfter: '2099-01-01T00:00:00.000Z',
-        },
+        { id: row.id, spaceId: SPACE, form: FORM, values, createdAt: row.createdAt },
         CHOICE_FIELDS,
       );
     }

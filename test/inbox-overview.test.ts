@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { sweepExpiredSubmissions } from '../src/forms/retention/sweeps.js';
-import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import type { FormDefinition } from '../src/forms/rules/index.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { formClient, type FormsApp, formsHttp, openFormsApp } from './helpers/forms.js';
 import { storePerson, storeScopedToken } from './helpers/tokens.js';
+import { storeSubmission } from './helpers/submissions.js';
 
 const SPACE = 'spc_test';
 const M = `/v1/spaces/${SPACE}`;
@@ -85,17 +85,12 @@ describe.each(ENGINES)('inbox reads on %s', (engine) => {
   }
 
   const seed = async (form: string, id: string, createdAt: string, folder: 'inbox' | 'spam' = 'inbox') =>
-    insertSubmission(t.store.db, {
+    storeSubmission(t.store.db, {
       id,
       spaceId: SPACE,
       form,
       folder,
       values: {},
-      page: null,
-      locale: 'en',
-      userAgent: null,
-      consent: {},
-      uniqueKey: null,
       createdAt,
       deleteAfter: '2027-12-31T00:00:00.000Z',
     });

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
-import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import { foldForSearch, searchTextOf } from '../src/lib/search-fold.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { fixtureBundle, fixtureDir } from './helpers/fixture.js';
+import { storeSubmission } from './helpers/submissions.js';
 
 // The inbox's folded search reads a trigram index (migration 0031: pg_trgm on PostgreSQL, FTS5 trigram on SQLite):
 // the index is what the plan reads, it follows every insert, change and delete of a submission (triggers on
@@ -26,19 +26,12 @@ describe.each(ENGINES)('the inbox search index on %s', (engine) => {
 
   const add = async (values: Record<string, unknown>, form = FORM): Promise<string> => {
     const id = `sub_ix${String(next++).padStart(6, '0')}`;
-    await insertSubmission(env.store.db, {
+    await storeSubmission(env.store.db, {
       id,
       spaceId: SPACE,
       form,
-      folder: 'inbox',
       values,
-      page: null,
-      locale: 'en',
-      userAgent: null,
-      consent: {},
-      uniqueKey: null,
       createdAt: new Date(Date.UTC(2026, 0, 1) + next * 1000).toISOString(),
-      deleteAfter: '2099-01-01T00:00:00.000Z',
     });
     return id;
   };

@@ -5,11 +5,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/tokens.js';
-import { insertSubmission } from '../src/forms/submission/submissions-repo.js';
 import { ENGINES } from './helpers/engines.js';
 import { TOKENS } from './helpers/fixture.js';
 import { type FormsApp, type InjectResult, openFormsApp } from './helpers/forms.js';
 import { storeScopedToken } from './helpers/tokens.js';
+import { storeSubmission } from './helpers/submissions.js';
 
 const SPACE = 'spc_test';
 const INBOX = `/v1/spaces/${SPACE}/forms/contact/submissions`;
@@ -19,17 +19,11 @@ describe.each(ENGINES)('the inbox session on %s', (engine) => {
   let t: FormsApp;
   beforeAll(async () => {
     t = await openFormsApp(engine);
-    await insertSubmission(t.store.db, {
+    await storeSubmission(t.store.db, {
       id: 'sub_sess1',
       spaceId: SPACE,
       form: 'contact',
-      folder: 'inbox',
       values: { name: 'Ada' },
-      page: null,
-      locale: 'en',
-      userAgent: null,
-      consent: {},
-      uniqueKey: null,
       createdAt: '2026-03-01T10:00:00.000Z',
       deleteAfter: '2027-03-01T10:00:00.000Z',
     });
