@@ -1,9 +1,38 @@
 // Days in the space's time zone, as the overview counts them and the inbox page filters by them
 // (src/lib/zoned-days.ts, bundled by the page; inbox/src/filters.ts turns a typed date range into instants).
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apiFilters } from '../inbox/src/filters.js';
-import { addDays, lastLocalDays, localDate, startOfLocalDay } from '../src/lib/zoned-days.js';
+import { addDays, lastLocalDays, localDate, startOfLocalDay, zoneOffsetMs } from '../src/lib/zoned-days.js';
+
+/** The offset as Intl reads it for this one instant, nothing kept between calls. */
+function intlOffset(timeZone: string, ms: number): number {
+  const s = Math.floor(ms / 1000) * 1000;
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(s));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - s;
+}
+
+const ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'America/New_York',
+  'Australia/Lord_Howe', // half an hour of daylight saving
+  'Asia/Kathmandu',
+  'America/Sao_Paulo',
+  'Pacific/Apia', // skipped a whole day in 2011
+  'America/St_Johns', // changes at 05:30 UTC, within an hour
+];
 
 describe('days in a time zone', () => {
   it.each([
@@ -21,6 +50,44 @@ describe('days in a time zone', () => {
     expect(new Date(ms).toISOString()).toBe(start);
     expect(localDate(zone, ms)).toBe(date);
     expect(localDate(zone, ms - 1)).toBe(addDays(date, -1));
+  });
+
+  it("a zone's offset, kept for the rest of a steady hour, is what Intl reads at every instant", () => {
+    // Near the changes of offset and in between, in order (as an export asks) and at random.
+    const changes = [
+      '2026-03-29T01:00:00Z',
+      '2026-10-25T01:00:00Z',
+      '2026-04-05T15:00:00Z',
+      '2011-12-30T10:00:00Z',
+      '2026-03-08T05:30:00Z', // St. John's
+      '1985-12-31T18:30:00Z', // Kathmandu, +05:30 to +05:45
+    ];
+    const instant = fc.oneof(
+      fc.integer({ min: Date.parse('1900-01-01'), max: Date.parse('2100-01-01') }),
+      fc
+        .constantFrom(...changes)
+        .chain((c) => fc.integer({ min: -7_200_000, max: 7_200_000 }).map((d) => Date.parse(c) + d)),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.array(instant, { minLength: 1, maxLength: 20 }),
+        (zone, times) => {
+          for (const ms of [...times, ...[...times].sort((a, b) => a - b)])
+            expect(zoneOffsetMs(zone, ms)).toBe(intlOffset(zone, ms));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Every 10 seconds of the hours around changes in the middle of a UTC hour, in order.
+    for (const [zone, change] of [
+      ['America/St_Johns', '2026-03-08T05:30:00Z'],
+      ['Asia/Kathmandu', '1985-12-31T18:30:00Z'],
+    ] as const) {
+      const from = Date.parse(change) - 3_600_000;
+      for (let ms = from; ms < from + 7_200_000; ms += 10_000)
+        expect(zoneOffsetMs(zone, ms)).toBe(intlOffset(zone, ms));
+    }
   });
 
   it('the last n days end with today, each starting where the one before ends', () => {

@@ -104,12 +104,10 @@ export function rowCells(row: ExportRow, layout: ExportLayout): Cell[] {
       ...layout.columns.map((c) => cellOf(own(c.key))),
     ];
   const w = layout.words;
+  const parts = localParts(row.createdAt, layout.timeZone);
   return [
     row.id,
-    {
-      text: localDateTime(row.createdAt, layout.timeZone),
-      parts: localParts(row.createdAt, layout.timeZone),
-    },
+    { text: localDateTime(row.createdAt, parts), parts },
     row.folder === 'inbox' || row.folder === 'spam' ? w.folders[row.folder] : row.folder,
     isSubmissionStatus(row.status) ? w.statuses[row.status] : row.status,
     row.assigneeId === null ? (row.assignee ?? '') : (layout.people.get(row.assigneeId) ?? row.assigneeId),

@@ -175,8 +175,8 @@ export function localParts(iso: string, timeZone: string): number[] | null {
   ];
 }
 
-export function localDateTime(iso: string, timeZone: string): string {
-  const p = localParts(iso, timeZone);
+/** `YYYY-MM-DD hh:mm:ss` of `parts` (from `localParts`), or `iso` as it is where it did not parse. */
+export function localDateTime(iso: string, p: number[] | null): string {
   if (p === null) return iso;
   const two = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
   return `${String(p[0]).padStart(4, '0')}-${two(p[1])}-${two(p[2])} ${two(p[3])}:${two(p[4])}:${two(p[5])}`;
