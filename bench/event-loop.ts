@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- event-loop [entries] [seconds] [sqlite|postgres|both]`: does a heavy request hold the event
+ * `npm run bench -- event-loop [entries] [seconds] [sqlite|postgres|both] [kinds]`: does a heavy request hold the event
  * loop? A space of `entries` published entries (default 20,000) and as many form submissions is generated, Folio
  * (response cache as shipped) starts in a child process, and a cached read (`/entries/by-path/page-1`, an L1 hit)
  * is timed back to back: first on the idle server, then for `seconds` (default 5) while four requests (three exports: the most an instance runs at once) of one heavy
@@ -7,6 +7,7 @@
  * misses the cache), the sitemap, the tree to depth 10 (read up to its 10,000-node cap, then 400), a CSV export
  * of the submissions and a full `/sync`. Prints the cached read's p50, p99 and max per phase beside the idle
  * figures, and the server's CPU per heavy request from /proc (the cached reads' share taken out at the idle rate).
+ * `kinds` (comma-separated words of the labels: `list,sync`) runs only those heavy kinds, to profile one.
  */
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -90,7 +91,12 @@ async function cachedReads(port: number, until: () => boolean): Promise<number[]
   return times;
 }
 
-async function runEngine(engine: 'sqlite' | 'postgres', total: number, seconds: number): Promise<void> {
+async function runEngine(
+  engine: 'sqlite' | 'postgres',
+  total: number,
+  seconds: number,
+  kinds: HeavyKind[],
+): Promise<void> {
   const bench = await openBenchStore(engine, 'eventloop');
   let server: ServerChild | null = null;
   try {
@@ -108,7 +114,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number, seconds: 
     const pid = server.child.pid ?? 0;
     // Warm-up: the cached read enters the cache, each heavy kind runs once (first reads load what they keep).
     await get(port, `/v1/${SPACE}/entries/by-path/page-1`, TOKEN);
-    for (const k of HEAVY) {
+    for (const k of kinds) {
       const r = await get(port, k.path(0), k.token);
       if (r.status !== 200 && r.status !== 400) throw new Error(`${k.label} answered ${r.status}`);
     }
@@ -124,7 +130,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', total: number, seconds: 
     );
 
     let n = 1;
-    for (const k of HEAVY) {
+    for (const k of kinds) {
       const end = performance.now() + seconds * 1000;
       const over = () => performance.now() > end;
       const heavyMs: number[] = [];
@@ -160,6 +166,9 @@ export default async function bench(args: string[]): Promise<void> {
   const total = Number(args[0] ?? 20_000);
   const seconds = Number(args[1] ?? 5);
   const which = args[2] ?? 'sqlite';
-  if (which === 'sqlite' || which === 'both') await runEngine('sqlite', total, seconds);
-  if (which === 'postgres' || which === 'both') await runEngine('postgres', total, seconds);
+  const words = args[3]?.split(',') ?? [];
+  const kinds = HEAVY.filter((k) => words.length === 0 || words.some((w) => k.label.includes(w)));
+  if (kinds.length === 0) throw new Error(`no heavy kind matches ${args[3]}`);
+  if (which === 'sqlite' || which === 'both') await runEngine('sqlite', total, seconds, kinds);
+  if (which === 'postgres' || which === 'both') await runEngine('postgres', total, seconds, kinds);
 }
