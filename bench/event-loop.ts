@@ -7,13 +7,15 @@
  * misses the cache), the sitemap, the tree to depth 10 (read up to its 10,000-node cap, then 400), a CSV export
  * of the submissions and a full `/sync`. Prints the cached read's p50, p99 and max per phase beside the idle
  * figures, and the server's CPU per heavy request from /proc (the cached reads' share taken out at the idle rate).
- * `kinds` (comma-separated words of the labels: `list,sync`) runs only those heavy kinds, to profile one.
+ * `kinds` (comma-separated words of the labels: `list,sync`) runs only those heavy kinds, to profile one. The SQLite
+ * server gets the Node flags of `npm start`; `BENCH_SERVER_FLAGS=--max-semi-space-size=16` measures V8's default.
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { openBenchStore } from './lib-bench-store.js';
-import { type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
+import { npmStartNodeFlags, type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
 import { generateSpace, WORDS } from './lib-entries-space.js';
 import {
   EXPORT_BUNDLE,
@@ -109,7 +111,13 @@ async function runEngine(
     );
     const env: Record<string, string> =
       engine === 'postgres' ? { DATABASE_SCHEMA: bench.schema } : { DATABASE_URL: '' };
-    server = await startServerChild(SERVER, [bench.dataDir], env);
+    // SQLite is the embedded default, which `npm start` runs with a larger young generation.
+    server = await startServerChild(
+      SERVER,
+      [bench.dataDir],
+      env,
+      engine === 'sqlite' ? npmStartNodeFlags() : [],
+    );
     const { port } = server.info;
     const pid = server.child.pid ?? 0;
     // Warm-up: the cached read enters the cache, each heavy kind runs once (first reads load what they keep).
@@ -156,6 +164,9 @@ async function runEngine(
         `${`cached read, ${k.atOnce ?? HEAVY_AT_ONCE} × ${k.label}`.padEnd(34)} p50 ${ms(quantile(reads, 0.5))}  p99 ${ms(quantile(reads, 0.99))}  max ${ms(Math.max(...reads))}  (${reads.length} reads; ${heavyMs.length} heavy, p50 ${quantile(heavyMs, 0.5).toFixed(0)} ms${cpuPerHeavy === null ? '' : `, ${cpuPerHeavy.toFixed(1)} ms CPU each`}; ${[...statuses].map(([status, count]) => `${count} × ${status}`).join(', ')})`,
       );
     }
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const peak = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status)?.[1];
+    if (peak !== undefined) console.log(`server's peak RSS: ${Math.round(Number(peak) / 1024)} MB`);
   } finally {
     if (server !== null) await stopServerChild(server);
     await bench.close();

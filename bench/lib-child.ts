@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** A bench server in a process of its own, speaking one JSON object per line on stdout. */
 export interface ServerChild {
@@ -14,19 +16,39 @@ export const benchServerFlags = (): string[] =>
   (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
 
 /**
- * Starts `script` with tsx and waits for its first line. `BENCH_SERVER_FLAGS` adds Node flags to every bench server,
- * to profile one: `BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- entries sqlite`
+ * The Node flags `npm start` runs Folio with (package.json: `node [flags] bin/folio.js …`), for a bench of the
+ * embedded default as it ships (docs/operations.md, "Node's young generation").
+ */
+export function npmStartNodeFlags(): string[] {
+  const pkg: unknown = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
+  const start =
+    typeof pkg === 'object' && pkg !== null && 'scripts' in pkg
+      ? Reflect.get(Object(pkg.scripts), 'start')
+      : '';
+  const words = String(start).split(' ');
+  const bin = words.indexOf('bin/folio.js');
+  return words[0] === 'node' && bin > 0 ? words.slice(1, bin) : [];
+}
+
+/**
+ * Starts `script` with tsx (after `nodeFlags`) and waits for its first line. `BENCH_SERVER_FLAGS` adds Node flags
+ * to every bench server, after `nodeFlags` (V8 takes a flag's last value), to profile one: `BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- entries sqlite`
  * (NODE_OPTIONS refuses --cpu-prof).
  */
 export function startServerChild(
   script: string,
   args: readonly string[],
   env: Record<string, string> = {},
+  nodeFlags: readonly string[] = [],
 ): Promise<ServerChild> {
-  const child = spawn(process.execPath, [...benchServerFlags(), '--import', 'tsx', script, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, ...benchServerFlags(), '--import', 'tsx', script, ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    },
+  );
   const lines: string[] = [];
   const waiters: ((line: string) => void)[] = [];
   let buffer = '';

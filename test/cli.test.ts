@@ -11,14 +11,17 @@ import { tempDir } from './helpers/temp-dirs.js';
 // These tests run the embedded default (SQLite, no Redis) even where CI exports DATABASE_URL and REDIS_URL.
 const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '' };
 
-/** What `npm start` runs after `node bin/folio.js`: the README's first command. */
-const NPM_START: readonly string[] = (
-  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  }
-).scripts.start
-  .split(' ')
-  .slice(2);
+/** What `npm start` runs, `node [flags] bin/folio.js [args]`: the README's first command. */
+const NPM_START = (() => {
+  const words = (
+    JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+    }
+  ).scripts.start.split(' ');
+  const bin = words.indexOf('bin/folio.js');
+  if (words[0] !== 'node' || bin === -1) throw new Error(`npm start runs something else: ${words.join(' ')}`);
+  return { nodeFlags: words.slice(1, bin), args: words.slice(bin + 1) };
+})();
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'folio.js');
 
@@ -47,9 +50,10 @@ afterAll(() => {
 function serve(
   env: Record<string, string>,
   args: readonly string[] = ['serve'],
+  nodeFlags: readonly string[] = [],
 ): Promise<{ base: string; output: () => string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...nodeFlags, BIN, ...args], {
       env: { ...process.env, ...EMBEDDED, ...env, PORT: '0', LOG_LEVEL: 'warn' },
     });
     servers.push(child);
@@ -235,7 +239,7 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
 
   it('`npm start` serves the demo space on an empty data dir and prints tokens and working examples', async () => {
     const dataDir = tempDir('folio-cli-');
-    const { output, child } = await serve({ DATA_DIR: dataDir }, NPM_START);
+    const { output, child } = await serve({ DATA_DIR: dataDir }, NPM_START.args, NPM_START.nodeFlags);
     const text = output();
     const token = /public token:\s+(folio_pub_\w+)/.exec(text)?.[1];
     expect(token).toBeDefined();
@@ -258,7 +262,7 @@ describe('the folio CLI', { timeout: PROCESS_TEST_MS }, () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     // A second start does not import again, and prints no token: they are printed once, when made.
-    const second = await serve({ DATA_DIR: dataDir }, NPM_START);
+    const second = await serve({ DATA_DIR: dataDir }, NPM_START.args, NPM_START.nodeFlags);
     expect(second.output()).not.toContain(token);
     const spaceId = /Demo space (\S+)/.exec(text)?.[1];
     expect(second.output()).toContain(
