@@ -41,7 +41,8 @@ interface FolioInfo {
 function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; info: unknown }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...benchServerFlags(), '--import', 'tsx', SERVER, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      // stdin: a pipe the server watches, so it ends with this process however that ends (lib-serve.ts).
+      stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, ...env },
     });
     let out = '';

@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config/config.js';
 import { listSpaceIds } from '../src/store/spaces-repo.js';
 import { generateSpace } from './lib-entries-space.js';
 import { waitForJobs } from './lib-measure.js';
+import { endWithParent } from './lib-serve.js';
 import { wireDomains } from '../src/wiring/publish.js';
 
 // Publishing and delivery need the domains' hooks before anything is generated (src/wiring/publish.ts).
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
         listToken: LIST_TOKEN,
       }),
     );
+    endWithParent();
     process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
   } else if (mode === 'bare' && arg) {
     // The bench's own file, written by its parent process a moment ago.
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     console.log(JSON.stringify({ port }));
+    endWithParent();
     process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
   } else {
     console.error('usage: lib-cache-server.ts folio <dataDir> | bare <responses.json>');

@@ -45,7 +45,8 @@ export function startServerChild(
     process.execPath,
     [...nodeFlags, ...benchServerFlags(), '--import', 'tsx', script, ...args],
     {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      // stdin: a pipe the server watches, so it ends with this process however that ends (lib-serve.ts).
+      stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, ...env },
     },
   );
