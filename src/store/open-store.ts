@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely } from 'kysely';
+import { type CompiledQuery, Kysely } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { StoreConfig } from '../config/config.js';
@@ -13,6 +13,7 @@ import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { withStatementCache } from './dialect/sqlite-statements.js';
 import { ImmediateSqliteDialect } from './dialect/sqlite-immediate.js';
+import { SqliteReader } from './dialect/sqlite-reader.js';
 import { migrateToLatest } from './migrations/index.js';
 import { reindexIfDue, type ReindexStep } from './reindex.js';
 import type { Database } from './schema.js';
@@ -54,6 +55,13 @@ export interface Store {
    * `folio backup`). PostgreSQL: null, its dumps are `pg_dump`'s (docs/operations.md "Backup and restore").
    */
   readonly backup: ((file: string) => Promise<void>) | null;
+  /**
+   * Runs a read-only statement off the event loop: on SQLite, whose driver runs a statement synchronously, on a
+   * reader thread with a connection of its own (src/store/dialect/sqlite-reader.ts), for statements that can take
+   * tens of milliseconds in one call. Null where reads are I/O already (PostgreSQL) or the database is in memory
+   * (no second connection can open it): run those on `db`.
+   */
+  readonly readApart: ((query: CompiledQuery) => Promise<Record<string, unknown>[]>) | null;
   close(): Promise<void>;
 }
 
@@ -161,6 +169,7 @@ function openSqlite(file: string): Store {
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
   });
+  const reader = file === ':memory:' ? null : new SqliteReader(file);
   return {
     db,
     dialect: sqliteDialect,
@@ -175,7 +184,9 @@ function openSqlite(file: string): Store {
     backup: async (target) => {
       await database.backup(target);
     },
+    readApart: reader === null ? null : (query) => reader.all(query),
     async close() {
+      await reader?.close();
       await db.destroy();
     },
   };
@@ -233,6 +244,7 @@ async function openPostgres(config: Extract<StoreConfig, { engine: 'postgres' }>
     keepVersions: 1000,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     backup: null,
+    readApart: null,
     opened: { migrations: [], reindexed: [] },
     writesRefused: null,
     async ping() {

@@ -162,8 +162,8 @@ export async function listEntries(
       (await deps.rowsIndex?.answer(plan, q.selection, types)) ??
       (await sqlList(deps.store, plan, q.selection, types));
   const { rows } = answer;
-  // The list's own statement (a search on SQLite: up to ~30 ms in one stretch at 20,000 entries, for a word in
-  // every post) is behind us; what follows reads and renders up to 100 entries and their includes, between ticks.
+  // The list's own statement is behind us (a search's ran on SQLite's reader thread: list-query-repo.ts); what
+  // follows reads and renders up to 100 entries and their includes, between ticks.
   const slicer = new TimeSlicer();
   await slicer.tick();
 
