@@ -117,9 +117,9 @@ describe('SqliteReader', () => {
       expect(String((err as Error).message)).toMatch(/no such table/);
       expect(Reflect.get(err as object, 'code')).toBe('SQLITE_ERROR');
       // Read-only: a write is refused, whatever the statement says.
-      await expect(
-        reader.all(CompiledQuery.raw('delete from spaces returning cv', [])),
-      ).rejects.toThrow(/readonly/i);
+      await expect(reader.all(CompiledQuery.raw('delete from spaces returning cv', []))).rejects.toThrow(
+        /readonly/i,
+      );
     } finally {
       await reader.close();
       await env.close();
