@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSpace, WORDS } from '../bench/lib-entries-space.js';
-import { SqliteReader } from '../src/store/dialect/sqlite-reader.js';
+import { ReaderUnavailable, SqliteReader } from '../src/store/dialect/sqlite-reader.js';
 import { serveEnv, type TestApp } from './helpers/app.js';
 import { buildApp } from '../src/server/app.js';
 import type { FastifyInstance } from 'fastify';
@@ -85,6 +85,26 @@ describe('full-text lists on the SQLite reader thread', () => {
     expect(matched).toBeGreaterThan(0);
   });
 
+  it('answers from the connection when the reader cannot run the statement', async () => {
+    const env = {
+      ...t,
+      store: { ...t.store, readApart: () => Promise.reject(new ReaderUnavailable('gone')) },
+    };
+    const fallback = await buildApp({ ...env, config: { ...t.config } });
+    try {
+      const word = WORDS[1] ?? 'ka';
+      const { result, sources } = await statementsDuring(() => list(fallback, `search=${word}&limit=5`));
+      expect(result.statusCode).toBe(200);
+      expect(sources.some((s) => /\blist_fts\b/.test(s))).toBe(true);
+      const own = (await list(here, `search=${word}&limit=5`)).json() as Page;
+      const got = result.json() as Page;
+      expect(got.items.map((i) => i.id)).toEqual(own.items.map((i) => i.id));
+      expect(got.total).toBe(own.total);
+    } finally {
+      await fallback.close();
+    }
+  });
+
   it('pages a search by cursor on the reader too', async () => {
     const word = WORDS[0] ?? 'ka';
     const first = (await list(t.app, `search=${word}&limit=3`)).json() as Page;
@@ -123,6 +143,19 @@ describe('SqliteReader', () => {
     } finally {
       await reader.close();
       await env.close();
+    }
+  });
+
+  it('a thread that cannot open its file fails its statements as unavailable, and refuses the next at once', async () => {
+    const reader = new SqliteReader('/nonexistent/folio.sqlite');
+    try {
+      const first = await reader.all(CompiledQuery.raw('select 1 as n', [])).catch((err: unknown) => err);
+      expect(first).toBeInstanceOf(ReaderUnavailable);
+      const next = await reader.all(CompiledQuery.raw('select 1 as n', [])).catch((err: unknown) => err);
+      expect(next).toBeInstanceOf(ReaderUnavailable);
+      expect(String(next)).toMatch(/recently/);
+    } finally {
+      await reader.close();
     }
   });
 

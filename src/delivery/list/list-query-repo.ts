@@ -1,5 +1,6 @@
 import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { prepared, preparedShape } from '../../store/dialect/pg-named-statements.js';
+import { ReaderUnavailable } from '../../store/dialect/sqlite-reader.js';
 import type { Store } from '../../store/open-store.js';
 import { FOLDER_PATH_KEY, PATH_KEY } from './index-values.js';
 import { columnRef, keyset, ref, sortParts, type Sql } from './list-sql-repo.js';
@@ -71,7 +72,14 @@ async function listRows(
   plan: ListPlan,
   statement: RawBuilder<Record<string, unknown>>,
 ): Promise<Record<string, unknown>[]> {
-  if (plan.words !== null && store.readApart !== null) return store.readApart(statement.compile(store.db));
+  if (plan.words !== null && store.readApart !== null) {
+    const rows = await store.readApart(statement.compile(store.db)).catch((err: unknown) => {
+      // A reader that cannot run it (not the statement's failure): the connection answers, as it did before.
+      if (err instanceof ReaderUnavailable) return null;
+      throw err;
+    });
+    if (rows !== null) return rows;
+  }
   return (await statement.execute(store.db)).rows;
 }
 

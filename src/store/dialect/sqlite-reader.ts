@@ -34,6 +34,12 @@ parentPort.on('message', ({ id, sql, params }) => {
 });
 `;
 
+/** The thread could not run the statement (it failed to start, died or was closed): not the statement's fault. */
+export class ReaderUnavailable extends Error {}
+
+/** How long a reader that failed refuses statements at once, so that each does not wait for a thread to fail. */
+const RETRY_AFTER_MS = 30_000;
+
 interface Waiting {
   resolve(rows: Record<string, unknown>[]): void;
   reject(err: Error): void;
@@ -43,30 +49,43 @@ interface Waiting {
  * A read-only SQLite connection on a thread of its own, for the statements that can run for tens of milliseconds
  * in one call (a full-text list ranks every match: up to ~30 ms at 20,000 entries). better-sqlite3 runs a statement
  * synchronously, so on the process's own connection that time is the event loop's: every other request, cached
- * reads too, waits for it. Here the loop goes on while the thread works. Started at the first statement; a thread
- * that dies fails the statements in hand and the next one starts another.
+ * reads too, waits for it. Here the loop goes on while the thread works. Started at the first statement. A thread
+ * that fails (it cannot open the file, it dies) fails the statements in hand with `ReaderUnavailable`, refuses the
+ * next ones at once for half a minute, then starts another.
  */
 export class SqliteReader {
   private worker: Worker | null = null;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
+  /** Until when statements are refused after the thread failed (performance.now()). */
+  private failedUntil = 0;
 
   constructor(private readonly file: string) {}
 
-  /** The rows of a read-only statement. */
+  /**
+   * The rows of a read-only statement. Rejects with `ReaderUnavailable` when the thread cannot run it (the caller
+   * runs it on its own connection then), and with SQLite's error when the statement fails.
+   */
   all(query: CompiledQuery): Promise<Record<string, unknown>[]> {
+    if (performance.now() < this.failedUntil)
+      return Promise.reject(new ReaderUnavailable('the SQLite reader failed recently'));
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.waiting.set(id, { resolve, reject });
-      this.worker ??= this.start();
-      this.worker.postMessage({ id, sql: query.sql, params: query.parameters });
+      try {
+        this.worker ??= this.start();
+        this.worker.postMessage({ id, sql: query.sql, params: query.parameters });
+      } catch (err) {
+        this.waiting.delete(id);
+        reject(new ReaderUnavailable(`the SQLite reader did not start: ${String(err)}`));
+      }
     });
   }
 
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
-    this.failAll(new Error('the SQLite reader closed'));
+    this.failAll(new ReaderUnavailable('the SQLite reader closed'));
     if (worker !== null) await worker.terminate();
   }
 
@@ -76,10 +95,13 @@ export class SqliteReader {
       workerData: { driver: require.resolve('better-sqlite3'), file: this.file },
     });
     worker.on('message', (msg: unknown) => this.answer(msg));
-    worker.on('error', (err) => this.failAll(new Error(`the SQLite reader failed: ${err.message}`)));
+    worker.on('error', (err) => {
+      this.failedUntil = performance.now() + RETRY_AFTER_MS;
+      this.failAll(new ReaderUnavailable(`the SQLite reader failed: ${err.message}`));
+    });
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = null;
-      this.failAll(new Error('the SQLite reader ended'));
+      this.failAll(new ReaderUnavailable('the SQLite reader ended'));
     });
     // Never what keeps a process alive; `close()` ends it.
     worker.unref();
@@ -104,7 +126,7 @@ export class SqliteReader {
     }
   }
 
-  private failAll(err: Error): void {
+  private failAll(err: ReaderUnavailable): void {
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
     for (const w of waiting) w.reject(err);
