@@ -10,12 +10,11 @@
  * `kinds` (comma-separated words of the labels: `list,sync`) runs only those heavy kinds, to profile one. The SQLite
  * server gets the Node flags of `npm start`; `BENCH_SERVER_FLAGS=--max-semi-space-size=16` measures V8's default.
  */
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { openBenchStore } from './lib-bench-store.js';
-import { npmStartNodeFlags, type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
+import { npmStartCommand, type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
 import { generateSpace, WORDS } from './lib-entries-space.js';
 import {
   EXPORT_BUNDLE,
@@ -24,6 +23,7 @@ import {
   EXPORT_TOKEN,
   generateSubmissions,
 } from './lib-export-space.js';
+import { peakRssMbOf } from './lib-peak-rss.js';
 import { processTreeCpuMs } from './lib-proc-cpu.js';
 
 const SERVER = join(import.meta.dirname, 'lib-event-loop-server.ts');
@@ -116,7 +116,7 @@ async function runEngine(
       SERVER,
       [bench.dataDir],
       env,
-      engine === 'sqlite' ? npmStartNodeFlags() : [],
+      engine === 'sqlite' ? npmStartCommand().nodeFlags : [],
     );
     const { port } = server.info;
     const pid = server.child.pid ?? 0;
@@ -164,9 +164,8 @@ async function runEngine(
         `${`cached read, ${k.atOnce ?? HEAVY_AT_ONCE} × ${k.label}`.padEnd(34)} p50 ${ms(quantile(reads, 0.5))}  p99 ${ms(quantile(reads, 0.99))}  max ${ms(Math.max(...reads))}  (${reads.length} reads; ${heavyMs.length} heavy, p50 ${quantile(heavyMs, 0.5).toFixed(0)} ms${cpuPerHeavy === null ? '' : `, ${cpuPerHeavy.toFixed(1)} ms CPU each`}; ${[...statuses].map(([status, count]) => `${count} × ${status}`).join(', ')})`,
       );
     }
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const peak = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status)?.[1];
-    if (peak !== undefined) console.log(`server's peak RSS: ${Math.round(Number(peak) / 1024)} MB`);
+    const peak = peakRssMbOf(pid);
+    if (peak !== null) console.log(`server's peak RSS: ${peak} MB`);
   } finally {
     if (server !== null) await stopServerChild(server);
     await bench.close();

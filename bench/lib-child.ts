@@ -16,10 +16,11 @@ export const benchServerFlags = (): string[] =>
   (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
 
 /**
- * The Node flags `npm start` runs Folio with (package.json: `node [flags] bin/folio.js …`), for a bench of the
- * embedded default as it ships (docs/operations.md, "Node's young generation").
+ * What `npm start` runs (package.json: `node [flags] bin/folio.js [args]`): its Node flags, for a bench of the
+ * embedded default as it ships (docs/operations.md, "Node's young generation"), and its arguments. Throws when the
+ * script runs anything else, so a bench or test cannot quietly run something other than the README's command.
  */
-export function npmStartNodeFlags(): string[] {
+export function npmStartCommand(): { nodeFlags: string[]; args: string[] } {
   const pkg: unknown = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
   const start =
     typeof pkg === 'object' && pkg !== null && 'scripts' in pkg
@@ -27,7 +28,8 @@ export function npmStartNodeFlags(): string[] {
       : '';
   const words = String(start).split(' ');
   const bin = words.indexOf('bin/folio.js');
-  return words[0] === 'node' && bin > 0 ? words.slice(1, bin) : [];
+  if (words[0] !== 'node' || bin === -1) throw new Error(`npm start runs something else: ${String(start)}`);
+  return { nodeFlags: words.slice(1, bin), args: words.slice(bin + 1) };
 }
 
 /**

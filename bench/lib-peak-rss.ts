@@ -6,11 +6,16 @@ import { readFileSync } from 'node:fs';
  * belongs to this process image alone. Elsewhere, maxRSS is the best there is.
  */
 export function peakRssMb(): number {
+  return peakRssMbOf('self') ?? Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
+/** The peak resident set size in MB of process `pid` (VmHWM), or null where /proc does not say (not Linux). */
+export function peakRssMbOf(pid: number | 'self'): number | null {
   try {
-    const m = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    const m = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     if (m?.[1]) return Math.round(Number(m[1]) / 1024);
   } catch {
-    // not Linux
+    // not Linux, or the process is gone
   }
-  return Math.round(process.resourceUsage().maxRSS / 1024);
+  return null;
 }

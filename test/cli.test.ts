@@ -6,22 +6,14 @@ import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { openStore } from '../src/store/open-store.js';
 import { fixtureBundle, fixtureDir, TOKENS } from './helpers/fixture.js';
 import { PROCESS_START_MS, PROCESS_TEST_MS } from './helpers/processes.js';
+import { npmStartCommand } from '../bench/lib-child.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 // These tests run the embedded default (SQLite, no Redis) even where CI exports DATABASE_URL and REDIS_URL.
 const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '' };
 
 /** What `npm start` runs, `node [flags] bin/folio.js [args]`: the README's first command. */
-const NPM_START = (() => {
-  const words = (
-    JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
-      scripts: { start: string };
-    }
-  ).scripts.start.split(' ');
-  const bin = words.indexOf('bin/folio.js');
-  if (words[0] !== 'node' || bin === -1) throw new Error(`npm start runs something else: ${words.join(' ')}`);
-  return { nodeFlags: words.slice(1, bin), args: words.slice(bin + 1) };
-})();
+const NPM_START = npmStartCommand();
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'folio.js');
 
