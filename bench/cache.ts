@@ -24,7 +24,7 @@ import { dropSchema } from '../test/helpers/engines.js';
 import type { RecordedResponse } from './lib-cache-server.js';
 import { type AutocannonResult, autocannon } from './lib-autocannon.js';
 import { withCpuPerRequest } from './lib-proc-cpu.js';
-import { benchServerFlags } from './lib-child.js';
+import { benchServerArgv } from './lib-child.js';
 
 const SERVER = join(import.meta.dirname, 'lib-cache-server.ts');
 const CONNECTIONS = 64;
@@ -40,7 +40,7 @@ interface FolioInfo {
 
 function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; info: unknown }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...benchServerFlags(), '--import', 'tsx', SERVER, ...args], {
+    const child = spawn(process.execPath, benchServerArgv(SERVER, args), {
       // stdin: a pipe the server watches, so it ends with this process however that ends (lib-serve.ts).
       stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, ...env },

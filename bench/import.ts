@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropSchema } from '../test/helpers/engines.js';
 import { writeImportBundle } from './lib-import-bundle.js';
-import { benchServerFlags } from './lib-child.js';
+import { benchServerArgv } from './lib-child.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SPACE = 'spc_bench';
@@ -29,14 +29,10 @@ interface ChildResult {
 function run(script: string, args: string[], env: Record<string, string>): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(
-      process.execPath,
-      [...benchServerFlags(), '--import', 'tsx', join(import.meta.dirname, script), ...args],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      },
-    );
+    const child = spawn(process.execPath, benchServerArgv(join(import.meta.dirname, script), args), {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);

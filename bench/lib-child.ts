@@ -15,6 +15,16 @@ export interface ServerChild {
 export const benchServerFlags = (): string[] =>
   (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
 
+/** Node's arguments for a bench server: flags, tsx for the bench's own file, dist/ for Folio's, `script`, `args`. */
+export function benchServerArgv(
+  script: string,
+  args: readonly string[],
+  nodeFlags: readonly string[] = [],
+): string[] {
+  const dist = join(import.meta.dirname, 'lib-dist-register.mjs');
+  return [...nodeFlags, ...benchServerFlags(), '--import', 'tsx', '--import', dist, script, ...args];
+}
+
 /**
  * What `npm start` runs (package.json: `node [flags] bin/folio.js [args]`): its Node flags, for a bench of the
  * embedded default as it ships (docs/operations.md, "Node's young generation"), and its arguments. Throws when the
@@ -33,7 +43,7 @@ export function npmStartCommand(): { nodeFlags: string[]; args: string[] } {
 }
 
 /**
- * Starts `script` with tsx (after `nodeFlags`) and waits for its first line. `BENCH_SERVER_FLAGS` adds Node flags
+ * Starts `script` (benchServerArgv, after `nodeFlags`) and waits for its first line. `BENCH_SERVER_FLAGS` adds Node flags
  * to every bench server, after `nodeFlags` (V8 takes a flag's last value), to profile one: `BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- entries sqlite`
  * (NODE_OPTIONS refuses --cpu-prof).
  */
@@ -43,15 +53,11 @@ export function startServerChild(
   env: Record<string, string> = {},
   nodeFlags: readonly string[] = [],
 ): Promise<ServerChild> {
-  const child = spawn(
-    process.execPath,
-    [...nodeFlags, ...benchServerFlags(), '--import', 'tsx', script, ...args],
-    {
-      // stdin: a pipe the server watches, so it ends with this process however that ends (lib-serve.ts).
-      stdio: ['pipe', 'pipe', 'inherit'],
-      env: { ...process.env, ...env },
-    },
-  );
+  const child = spawn(process.execPath, benchServerArgv(script, args, nodeFlags), {
+    // stdin: a pipe the server watches, so it ends with this process however that ends (lib-serve.ts).
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const lines: string[] = [];
   const waiters: ((line: string) => void)[] = [];
   let buffer = '';
