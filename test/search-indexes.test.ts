@@ -116,6 +116,18 @@ describe('the vector indexes held in memory, under a budget', () => {
     expect(indexes.count).toBe(2);
   });
 
+  it('loads an index in slices: a tick before each page of rows and each row, the same index as unsliced', async () => {
+    let ticks = 0;
+    const counting = { tick: () => Promise.resolve(void ticks++) };
+    const sliced = await new SearchIndexes(t.store).at(SPACE, 'en', await state(), cv, counting);
+    // A tick per row and one before the page: 600 rows are one page of up to 1,000.
+    expect(ticks).toBe(ENTRIES + 1);
+    expect(sliced.size).toBe(ENTRIES);
+    expect(sliced.nearest(query, 5, { cv, type: null }).map((h) => h.row.entryId)).toEqual(
+      await best(new SearchIndexes(t.store), 'en'),
+    );
+  });
+
   it('keeps serving an index larger than the whole budget', async () => {
     const indexes = new SearchIndexes(t.store, 1);
     expect(await best(indexes, 'en')).toHaveLength(5);

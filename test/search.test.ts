@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import type { EmbeddingsConfig } from '../src/config/config.js';
 import type { JobRunner } from '../src/jobs/runner.js';
@@ -9,6 +9,7 @@ import { embedderFor } from '../src/search/embedder.js';
 import { forgetSearchIndex } from '../src/search/embeddings-repo.js';
 import { indexSpace, queueStaleSearchIndexes } from '../src/search/indexer.js';
 import { SEARCH_INDEX_JOB } from '../src/search/queue.js';
+import { ExactVectorIndex } from '../src/search/vector-index.js';
 import { buildApp } from '../src/server/app.js';
 import { ENGINES, openTestEnv, type TestEnv } from './helpers/engines.js';
 import { expectEnvelope } from './helpers/envelope.js';
@@ -219,6 +220,19 @@ describe.each(ENGINES)('semantic search on %s', (engine) => {
 
   it('finds text that is only in a block, by meaning', async () => {
     expect(ids(await search('I cannot remember my login secret')).slice(0, 2)).toContain('ent_account');
+  });
+
+  it('scans the index in slices, so a large index lets other requests run', async () => {
+    const sliced = vi.spyOn(ExactVectorIndex.prototype, 'nearestSliced');
+    const whole = vi.spyOn(ExactVectorIndex.prototype, 'nearest');
+    try {
+      expect(ids(await search('where is my parcel', '&limit=3'))).not.toHaveLength(0);
+      expect(sliced).toHaveBeenCalledTimes(1);
+      expect(whole).not.toHaveBeenCalled();
+    } finally {
+      sliced.mockRestore();
+      whole.mockRestore();
+    }
   });
 
   it('finds a word that is only in a block with the list full text too, published and in drafts', async () => {

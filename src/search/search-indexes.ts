@@ -4,8 +4,11 @@ import type { SearchState } from '../store/search-state-repo.js';
 import { unpackVector } from './vector-bytes.js';
 import { ExactVectorIndex, type VectorSearch } from './vector-index.js';
 
-/** Rows read per query while loading an index (bounded memory: ~10 MB of 512-dimension vectors). */
-const PAGE = 5000;
+/**
+ * Rows read per query while loading an index: ~2 MB of 512-dimension vectors, a statement of a few ms (SQLite's
+ * runs on the event loop), with the time slicer between pages and between rows.
+ */
+const PAGE = 1000;
 
 interface Held {
   index: ExactVectorIndex | null;
@@ -19,7 +22,18 @@ interface Held {
   usedAt: number;
 }
 
-const EMPTY: VectorSearch = { dim: 0, size: 0, add() {}, close() {}, nearest: () => [] };
+/** What loading waits on between steps (src/lib/time-slice.ts), or nothing. */
+type Slicer = { tick(): Promise<void> };
+const UNSLICED: Slicer = { tick: () => Promise.resolve() };
+
+const EMPTY: VectorSearch = {
+  dim: 0,
+  size: 0,
+  add() {},
+  close() {},
+  nearest: () => [],
+  nearestSliced: () => Promise.resolve([]),
+};
 
 /**
  * The in-memory vector indexes of one store, per space, model and locale, each brought up to date with the store
@@ -54,7 +68,13 @@ export class SearchIndexes {
   }
 
   /** The index of a space's `locale` as of `cv` (the space's current cv) and `state` (read by the caller). */
-  async at(spaceId: string, locale: string, state: SearchState, cv: number): Promise<VectorSearch> {
+  async at(
+    spaceId: string,
+    locale: string,
+    state: SearchState,
+    cv: number,
+    slicer: Slicer = UNSLICED,
+  ): Promise<VectorSearch> {
     const key = `${spaceId}\n${state.model}\n${locale}`;
     let held = this.held.get(key);
     if (!held || held.generation !== state.generation) {
@@ -71,7 +91,7 @@ export class SearchIndexes {
     }
     const h = held;
     if (h.revision !== state.revision || h.syncedCv < cv) {
-      const run = h.turn.then(() => this.sync(h, spaceId, state, locale, cv));
+      const run = h.turn.then(() => this.sync(h, spaceId, state, locale, cv, slicer));
       h.turn = run.catch(() => undefined);
       await run;
     }
@@ -99,6 +119,7 @@ export class SearchIndexes {
     state: SearchState,
     locale: string,
     cv: number,
+    slicer: Slicer,
   ): Promise<void> {
     if (h.revision === state.revision && h.syncedCv >= cv) return;
     const db = this.store.db;
@@ -106,8 +127,10 @@ export class SearchIndexes {
     if (h.index !== null && h.syncedCv < cv)
       for (const c of await closedSince(db, spaceId, h.syncedCv)) h.index.close(c.entryId, c.cvFrom, c.cvTo);
     for (;;) {
+      await slicer.tick();
       const rows = await loadVectors(db, spaceId, state.model, locale, h.lastSeq, PAGE);
       for (const r of rows) {
+        await slicer.tick();
         h.lastSeq = r.seq;
         const vector = unpackVector(r.vector);
         if (vector === null) continue;

@@ -7,6 +7,7 @@ import { pageList } from '../delivery/list/list-query-repo.js';
 import { listPlan } from '../delivery/list/list-service.js';
 import { type DeliveredEntry, type Included, resolveEntries } from '../delivery/resolve.js';
 import { FolioError, invalidQuery, notFound, unavailable } from '../errors/errors.js';
+import { TimeSlicer } from '../lib/time-slice.js';
 import { type Embedder, EmbedderUnavailable } from './embedder.js';
 import type { QueryQueue } from './query-queue.js';
 import { readSearchState } from '../store/search-state-repo.js';
@@ -158,13 +159,15 @@ export async function searchEntries(
       throw unavailable('The search model is unavailable; try again shortly.', { cause: err });
     throw err;
   }
+  // Loading an index and scanning it grow with the space: both let other requests run between slices.
+  const slicer = new TimeSlicer();
   const index = current
-    ? await searchIndexesOf(deps.store, deps.indexMaxBytes).at(spaceId, locale, state, scope.space.cv)
+    ? await searchIndexesOf(deps.store, deps.indexMaxBytes).at(spaceId, locale, state, scope.space.cv, slicer)
     : null;
+  const hits = index ? await index.nearestSliced(vector, CANDIDATES * 2, { cv, type: q.type }, slicer) : [];
   // Chunks → entries: an entry ranks by its best chunk, which is also the passage it is highlighted by.
   const bestChunk = new Map<string, number>();
-  for (const hit of index?.nearest(vector, CANDIDATES * 2, { cv, type: q.type }) ?? [])
-    if (!bestChunk.has(hit.row.entryId)) bestChunk.set(hit.row.entryId, hit.row.chunk);
+  for (const hit of hits) if (!bestChunk.has(hit.row.entryId)) bestChunk.set(hit.row.entryId, hit.row.chunk);
   const byMeaning = [...bestChunk.keys()].slice(0, CANDIDATES);
   const byWords = await wordRanking(deps, scope, q);
 
@@ -192,6 +195,7 @@ export async function searchEntries(
     include: scope.params.include,
     fields: scope.params.fields,
     assetUrl: assetUrlFor(deps, spaceId),
+    slicer,
   });
   const words = searchWords(q.q);
   const chains = new Map([[locale, scope.params.chain]]);

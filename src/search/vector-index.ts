@@ -39,9 +39,30 @@ export interface VectorSearch {
   close(entryId: string, cvFrom: number, cvTo: number): void;
   /** The `k` rows most similar to `query` among those visible at `at`, best first. */
   nearest(query: Float32Array, k: number, at: VisibleAt): VectorHit[];
+  /** `nearest`, yielding to other requests between chunks of rows (`slicer.tick()`). */
+  nearestSliced(
+    query: Float32Array,
+    k: number,
+    at: VisibleAt,
+    slicer: { tick(): Promise<void> },
+  ): Promise<VectorHit[]>;
 }
 
 const OPEN = 2 ** 31 - 1;
+/** Rows scored between two ticks of a sliced scan: about a millisecond at 512 dimensions on a 2-core host. */
+const SCAN_CHUNK = 8192;
+
+/** A scan in progress: its first `n` rows, what is visible, and the `k` best rows so far (unsorted). */
+interface TopRows {
+  n: number;
+  k: number;
+  cv: number;
+  /** The type's id, or -1 for every type. */
+  wanted: number;
+  best: number[];
+  bestScores: number[];
+  worst: number;
+}
 const PAGE = 65_536;
 /** Compiled once per process; each index gets an instance (and linear memory) of its own. */
 const DOT_PRODUCT = new WebAssembly.Module(Buffer.from(DOT_PRODUCT_WASM, 'base64'));
@@ -117,40 +138,74 @@ export class ExactVectorIndex implements VectorSearch {
   }
 
   nearest(query: Float32Array, k: number, at: VisibleAt): VectorHit[] {
-    if (query.length !== this.dim || k <= 0) return [];
+    const top = this.scan(query, k, at);
+    if (top === null) return [];
+    for (let from = 0; from < top.n; from += SCAN_CHUNK) this.scoreChunk(query, top, from);
+    return this.hits(top);
+  }
+
+  /**
+   * `nearest`, with `await slicer.tick()` between chunks of rows (the time slicer lets other requests run once a
+   * slice is spent): the scan of a large index takes tens of ms. Each chunk writes the query and reads its scores
+   * within one turn, so two searches of one index never see each other's numbers, and rows added meanwhile (an
+   * index growing as it syncs) are past `n` and not read.
+   */
+  async nearestSliced(
+    query: Float32Array,
+    k: number,
+    at: VisibleAt,
+    slicer: { tick(): Promise<void> },
+  ): Promise<VectorHit[]> {
+    const top = this.scan(query, k, at);
+    if (top === null) return [];
+    for (let from = 0; from < top.n; from += SCAN_CHUNK) {
+      await slicer.tick();
+      this.scoreChunk(query, top, from);
+    }
+    return this.hits(top);
+  }
+
+  private scan(query: Float32Array, k: number, at: VisibleAt): TopRows | null {
+    if (query.length !== this.dim || k <= 0) return null;
     const wanted = at.type === null ? -1 : (this.typeIdOf.get(at.type) ?? -2);
-    if (wanted === -2) return [];
-    const n = this.rows.length;
+    if (wanted === -2) return null;
+    return { n: this.rows.length, k, cv: at.cv, wanted, best: [], bestScores: [], worst: 0 };
+  }
+
+  /** Scores rows `from` to `from + SCAN_CHUNK` (at most `top.n`) and keeps the best visible ones in `top`. */
+  private scoreChunk(query: Float32Array, top: TopRows, from: number): void {
+    const to = Math.min(top.n, from + SCAN_CHUNK);
+    // Read now: growing the index (reserve) replaces the memory's buffer and the bookkeeping arrays.
     const queryAt = this.capacity * this.stride * 4;
     const outAt = queryAt + this.stride * 4;
     const memory = this.wasm.memory.buffer;
     const q = new Float32Array(memory, queryAt, this.stride);
     q.fill(0);
     q.set(query);
-    this.wasm.scores(0, n, this.stride, queryAt, outAt);
-    const scores = new Float32Array(memory, outAt, n);
+    this.wasm.scores(from * this.stride * 4, to - from, this.stride, queryAt, outAt);
+    const scores = new Float32Array(memory, outAt, to - from);
     const { cvFrom, cvTo, typeIds } = this;
-    const cv = at.cv;
+    const { k, cv, wanted, best, bestScores } = top;
     // The k best so far, kept unsorted with the index of the worst: k is small (tens), rows are many.
-    const best: number[] = [];
-    const bestScores: number[] = [];
-    let worst = 0;
-    for (let r = 0; r < n; r++) {
-      const score = scores[r]!;
-      if (best.length === k && score <= bestScores[worst]!) continue;
+    for (let r = from; r < to; r++) {
+      const score = scores[r - from]!;
+      if (best.length === k && score <= bestScores[top.worst]!) continue;
       if (cvFrom[r]! > cv || cvTo[r]! <= cv || (wanted !== -1 && typeIds[r] !== wanted)) continue;
       if (best.length < k) {
         best.push(r);
         bestScores.push(score);
-        if (best.length === k) worst = argMin(bestScores);
+        if (best.length === k) top.worst = argMin(bestScores);
       } else {
-        best[worst] = r;
-        bestScores[worst] = score;
-        worst = argMin(bestScores);
+        best[top.worst] = r;
+        bestScores[top.worst] = score;
+        top.worst = argMin(bestScores);
       }
     }
-    return best
-      .map((r, i) => ({ row: this.rows[r]!, score: bestScores[i]! }))
+  }
+
+  private hits(top: TopRows): VectorHit[] {
+    return top.best
+      .map((r, i) => ({ row: this.rows[r]!, score: top.bestScores[i]! }))
       .sort((a, b) => b.score - a.score || a.row.entryId.localeCompare(b.row.entryId));
   }
 
