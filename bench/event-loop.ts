@@ -5,7 +5,8 @@
  * is timed back to back: first on the idle server, then for `seconds` (default 5) while four requests (three exports: the most an instance runs at once) of one heavy
  * kind run at a time: a list of 100 posts with their authors included (a new search word each, so every one
  * misses the cache), the sitemap, the tree to depth 10 (read up to its 10,000-node cap, then 400), a CSV export
- * of the submissions and a full `/sync`. Prints the cached read's p50, p99 and max per phase beside the idle
+ * of the submissions, a full `/sync` and a semantic search (the space's entries given random vectors, two new words
+ * each time). Prints the cached read's p50, p99 and max per phase beside the idle
  * figures, and the server's CPU per heavy request from /proc (the cached reads' share taken out at the idle rate).
  * `kinds` (comma-separated words of the labels: `list,sync`) runs only those heavy kinds, to profile one. The SQLite
  * server gets the Node flags of `npm start`; `BENCH_SERVER_FLAGS=--max-semi-space-size=16` measures V8's default.
@@ -13,6 +14,7 @@
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { importBundle } from '../src/bundle/import-bundle.js';
+import { LocalEmbedder } from '../src/search/local-embedder.js';
 import { openBenchStore } from './lib-bench-store.js';
 import { npmStartCommand, type ServerChild, startServerChild, stopServerChild } from './lib-child.js';
 import { generateSpace, WORDS } from './lib-entries-space.js';
@@ -24,6 +26,7 @@ import {
   generateSubmissions,
 } from './lib-export-space.js';
 import { peakRssMbOf } from './lib-peak-rss.js';
+import { fillVectors } from './lib-search-vectors.js';
 import { processTreeCpuMs } from './lib-proc-cpu.js';
 
 const SERVER = join(import.meta.dirname, 'lib-event-loop-server.ts');
@@ -76,7 +79,22 @@ const HEAVY: HeavyKind[] = [
     token: TOKEN,
     path: (i) => `/v1/${SPACE}/sync?since=0&limit=${1000 - (i % 500)}`,
   },
+  // Two words each time, a new pair nearly always: the query is embedded (the model's thread), the index of every
+  // entry's random vector scanned, the words ranked by the full-text list, the hits rendered.
+  {
+    label: 'semantic search',
+    token: TOKEN,
+    path: (i) =>
+      `/v1/${SPACE}/search?limit=${1 + (i % 20)}&q=${WORDS[i % WORDS.length] ?? 'ka'}+${WORDS[(i * 7 + 3) % WORDS.length] ?? 'lo'}`,
+  },
 ];
+const SEARCH_KIND = 'semantic search';
+
+/** A deterministic generator for the stand-in vectors. */
+function seeded(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
 
 const quantile = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))] ?? NaN;
@@ -103,7 +121,10 @@ async function runEngine(
   let server: ServerChild | null = null;
   try {
     const t0 = performance.now();
-    await generateSpace(bench.store, bench.blobs, SPACE, TOKEN, total);
+    const searching = kinds.some((k) => k.label === SEARCH_KIND);
+    await generateSpace(bench.store, bench.blobs, SPACE, TOKEN, total, { ai: searching });
+    // The server's embedder is the offline model (the default); its vectors are stood in for by random ones.
+    if (searching) await fillVectors(bench.store, SPACE, new LocalEmbedder(0).model, seeded(7));
     await importBundle(bench.store, bench.blobs, EXPORT_BUNDLE, { baseDir: '.' });
     await generateSubmissions(bench.store, total);
     console.log(

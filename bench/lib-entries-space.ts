@@ -81,7 +81,7 @@ export const pad = (n: number) => String(n).padStart(2, '0');
 export const monthId = (y: number, m: number) => `ent_m${y}${pad(m)}`;
 
 /** The base bundle: model, option list, a few pages, the folder tree and the authors. */
-export function baseBundle(spaceId: string, token: string): Record<string, unknown> {
+export function baseBundle(spaceId: string, token: string, ai = false): Record<string, unknown> {
   const published = { at: '2026-01-01T00:00:00.000Z', firstAt: '2019-01-01T00:00:00.000Z' };
   const loc = (s: string) => ({ en: s, de: `${s} (de)`, fr: `${s} (fr)` });
   const entries: Record<string, unknown>[] = [
@@ -163,6 +163,7 @@ export function baseBundle(spaceId: string, token: string): Record<string, unkno
     space: {
       id: spaceId,
       name: 'Bench',
+      ...(ai ? { ai: true } : {}),
       locales: [
         { code: 'en', default: true },
         { code: 'de', fallbacks: [] },
@@ -296,8 +297,9 @@ export async function generateSpace(
   spaceId: string,
   token: string,
   total: number,
+  opts: { ai?: boolean } = {},
 ): Promise<{ posts: EntrySnapshot[] }> {
-  const bundle = baseBundle(spaceId, token);
+  const bundle = baseBundle(spaceId, token, opts.ai ?? false);
   await importBundle(store, blobs, bundle, { baseDir: '.' });
   const r = rng(42);
   const count = total - (bundle.entries as unknown[]).length;

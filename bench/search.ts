@@ -18,21 +18,19 @@ import { LocalDirBlobStore } from '../src/blobs/blob-store.js';
 import { importBundle } from '../src/bundle/import-bundle.js';
 import { loadConfig, type StoreConfig } from '../src/config/config.js';
 import { randomBase62 } from '../src/lib/ids.js';
-import { normalize } from '../src/search/embedder.js';
-import { insertVectors, markIndexed, resetSearchIndex } from '../src/search/embeddings-repo.js';
-import { indexSpace, textHash } from '../src/search/indexer.js';
+import { indexSpace } from '../src/search/indexer.js';
 import { LocalEmbedder } from '../src/search/local-embedder.js';
-import { packVector } from '../src/search/vector-bytes.js';
 import { ExactVectorIndex } from '../src/search/vector-index.js';
 import { buildApp } from '../src/server/app.js';
-import { openStore, type Store } from '../src/store/open-store.js';
+import { openStore } from '../src/store/open-store.js';
 import { dropSchema } from '../test/helpers/engines.js';
 import { fmt, measure } from './lib-measure.js';
+import { fillVectors, LOCAL_MODEL_DIM, randomUnit } from './lib-search-vectors.js';
 
 const ENTRIES = 50_000;
 const QUERIES = 200;
 const INDEXED = 300;
-const DIM = 512;
+const DIM = LOCAL_MODEL_DIM;
 const TOKEN = 'folio_pub_BenchSearchToken00000000001';
 
 /** A deterministic vocabulary: texts share words, so full-text matches exist without matching everything. */
@@ -92,43 +90,6 @@ function bundle(count: number, spaceId: string): Record<string, unknown> {
   };
 }
 
-function randomUnit(): Float32Array {
-  const v = new Float32Array(DIM);
-  for (let i = 0; i < DIM; i++) v[i] = rand() - 0.5;
-  return normalize(v);
-}
-
-/** Random vectors for every entry, written as the indexer writes them, and the index marked complete. */
-async function fillVectors(store: Store, spaceId: string, model: string): Promise<void> {
-  await resetSearchIndex(store.db, spaceId, model);
-  const rows = await store.db
-    .selectFrom('entry_versions')
-    .select(['entry_id', 'cv_from'])
-    .where('space_id', '=', spaceId)
-    .execute();
-  for (let i = 0; i < rows.length; i += 2000) {
-    await insertVectors(
-      store.db,
-      spaceId,
-      model,
-      rows.slice(i, i + 2000).map((r) => ({
-        locale: 'en',
-        entryId: r.entry_id,
-        cvFrom: Number(r.cv_from),
-        chunk: 0,
-        textHash: textHash(r.entry_id),
-        vector: packVector(randomUnit()),
-      })),
-    );
-  }
-  const space = await store.db
-    .selectFrom('spaces')
-    .select('cv')
-    .where('id', '=', spaceId)
-    .executeTakeFirstOrThrow();
-  await markIndexed(store.db, spaceId, model, Number(space.cv));
-}
-
 async function engineRun(
   name: string,
   storeConfig: StoreConfig,
@@ -147,7 +108,7 @@ async function engineRun(
   await importBundle(store, blobs, bundle(ENTRIES, 'spc_bench'), { baseDir: dataDir });
   // What the job runner does after an import (the search-merge job): PostgreSQL's GIN pending list merged.
   await store.dialect.bulkSearchLoad?.after(store.db);
-  await fillVectors(store, 'spc_bench', embedder.model);
+  await fillVectors(store, 'spc_bench', embedder.model, rand);
   console.log(
     `  ${name}: ${ENTRIES} entries imported and given vectors in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
@@ -205,10 +166,10 @@ async function indexing(embedder: LocalEmbedder, dataDir: string): Promise<void>
 function scanAlone(): void {
   const index = new ExactVectorIndex(DIM, ENTRIES);
   for (let i = 0; i < ENTRIES; i++)
-    index.add({ entryId: `e${i}`, cvFrom: 1, cvTo: null, type: 'page', chunk: 0 }, randomUnit());
+    index.add({ entryId: `e${i}`, cvFrom: 1, cvTo: null, type: 'page', chunk: 0 }, randomUnit(rand, DIM));
   const times: number[] = [];
   for (let i = 0; i < 120; i++) {
-    const q = randomUnit();
+    const q = randomUnit(rand, DIM);
     const t = performance.now();
     index.nearest(q, 100, { cv: 1, type: null });
     if (i >= 20) times.push(performance.now() - t);
