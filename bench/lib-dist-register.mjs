@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { register } from 'node:module';
 import { join } from 'node:path';
+import process from 'node:process';
 
 const root = join(import.meta.dirname, '..');
 
@@ -28,7 +29,7 @@ function newest(dir, ext) {
 
 if (process.env.BENCH_FROM_SOURCE !== '1') {
   if (newest(join(root, 'dist'), '.js') < newest(join(root, 'src'), '.ts')) {
-    console.error('bench: dist/ is older than src/; compiling it (tsc -p tsconfig.build.json)');
+    process.stderr.write('bench: dist/ is older than src/; compiling it (tsc -p tsconfig.build.json)\n');
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   }
