@@ -5,11 +5,12 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import nodemailer, { type SendMailOptions } from 'nodemailer';
+import nodemailer from 'nodemailer';
 import { PermanentJobError } from '../../jobs/runner.js';
 import type { MailConfig } from '../../config/config.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/file-modes.js';
 import { mailFileName, mailTempName } from './mail-files.js';
+import { composerOptions, rawMail } from './mail-compose.js';
 
 export interface MailMessage {
   /** MAIL_FROM, e.g. `Folio <forms@example.com>`. */
@@ -77,20 +78,6 @@ export function mailFromWarning(mail: MailConfig): string | null {
   );
 }
 
-/** The composer's view of a message; addresses as objects, so nodemailer never parses a visitor's value. */
-function composed(msg: MailMessage): SendMailOptions {
-  return {
-    from: msg.from,
-    to: { name: '', address: msg.to },
-    ...(msg.replyTo === undefined ? {} : { replyTo: { name: '', address: msg.replyTo } }),
-    subject: msg.subject,
-    text: msg.text,
-    ...(msg.html === undefined ? {} : { html: msg.html }),
-    messageId: `<${msg.messageId}>`,
-    ...(msg.headers === undefined ? {} : { headers: { ...msg.headers } }),
-  };
-}
-
 /** SMTP_CONNECTIONS' default: enough to keep up with a burst, few enough for any relay's per-client limit. */
 export const DEFAULT_SMTP_CONNECTIONS = 5;
 
@@ -124,7 +111,8 @@ function smtpMailer(smtpUrl: string, maxConnections: number): Mailer {
   return {
     async send(msg) {
       try {
-        await transport.sendMail(composed(msg));
+        // Composed once for every recipient of the same content (./mail-compose.ts), sent as it is.
+        await transport.sendMail(await rawMail(msg));
       } catch (err) {
         if (isPermanentSmtpFailure(err)) throw new PermanentJobError(errorText(err));
         throw err;
@@ -166,7 +154,7 @@ function emlMailer(dir: string): Mailer {
   const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     async send(msg) {
-      const info = await render.sendMail(composed(msg));
+      const info = await render.sendMail(composerOptions(msg));
       if (!Buffer.isBuffer(info.message)) throw new Error('the mail composer did not render a buffer');
       await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const name = mailFileName(new Date(), msg.messageId);
