@@ -23,6 +23,11 @@ function scheduleGrant(): void {
   setImmediate(grantNext);
 }
 
+/** What a long computation awaits between its steps: a `TimeSlicer`, or in tests anything that counts or yields. */
+export interface Slicer {
+  tick(): Promise<void>;
+}
+
 /**
  * Cuts a long computation into slices of about `sliceMs` of the event loop each: `await slicer.tick()` between
  * steps gives other requests their turn once the slice is spent. Awaiting a query is not enough on SQLite, whose
@@ -34,7 +39,7 @@ function scheduleGrant(): void {
  * cost a waiting read four steps per turn (p99 40–90 ms behind four sitemaps, trees or exports on SQLite). A slicer
  * whose slice runs goes on without yielding; any other slicer's tick waits for its own grant.
  */
-export class TimeSlicer {
+export class TimeSlicer implements Slicer {
   /** When this slicer's current slice was granted. */
   sliceStarted = 0;
 

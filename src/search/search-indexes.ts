@@ -1,3 +1,4 @@
+import type { Slicer } from '../lib/time-slice.js';
 import type { Store } from '../store/open-store.js';
 import { closedSince, loadVectors } from './embeddings-repo.js';
 import type { SearchState } from '../store/search-state-repo.js';
@@ -21,10 +22,6 @@ interface Held {
   /** When a search last used it, for eviction (least recently used first). */
   usedAt: number;
 }
-
-/** What loading waits on between steps (src/lib/time-slice.ts), or nothing. */
-type Slicer = { tick(): Promise<void> };
-const UNSLICED: Slicer = { tick: () => Promise.resolve() };
 
 const EMPTY: VectorSearch = {
   dim: 0,
@@ -73,7 +70,7 @@ export class SearchIndexes {
     locale: string,
     state: SearchState,
     cv: number,
-    slicer: Slicer = UNSLICED,
+    slicer?: Slicer,
   ): Promise<VectorSearch> {
     const key = `${spaceId}\n${state.model}\n${locale}`;
     let held = this.held.get(key);
@@ -119,18 +116,19 @@ export class SearchIndexes {
     state: SearchState,
     locale: string,
     cv: number,
-    slicer: Slicer,
+    slicer: Slicer | undefined,
   ): Promise<void> {
     if (h.revision === state.revision && h.syncedCv >= cv) return;
     const db = this.store.db;
     // Closing cvs first: rows loaded below carry their version's closing cv as of now anyway.
     if (h.index !== null && h.syncedCv < cv)
       for (const c of await closedSince(db, spaceId, h.syncedCv)) h.index.close(c.entryId, c.cvFrom, c.cvTo);
+    // Awaited only where there is one: a load without a slicer takes no microtask per row.
     for (;;) {
-      await slicer.tick();
+      if (slicer !== undefined) await slicer.tick();
       const rows = await loadVectors(db, spaceId, state.model, locale, h.lastSeq, PAGE);
       for (const r of rows) {
-        await slicer.tick();
+        if (slicer !== undefined) await slicer.tick();
         h.lastSeq = r.seq;
         const vector = unpackVector(r.vector);
         if (vector === null) continue;

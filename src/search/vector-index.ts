@@ -1,3 +1,4 @@
+import type { Slicer } from '../lib/time-slice.js';
 import { DOT_PRODUCT_WASM } from './dot-product-wasm.js';
 
 /**
@@ -40,12 +41,7 @@ export interface VectorSearch {
   /** The `k` rows most similar to `query` among those visible at `at`, best first. */
   nearest(query: Float32Array, k: number, at: VisibleAt): VectorHit[];
   /** `nearest`, yielding to other requests between chunks of rows (`slicer.tick()`). */
-  nearestSliced(
-    query: Float32Array,
-    k: number,
-    at: VisibleAt,
-    slicer: { tick(): Promise<void> },
-  ): Promise<VectorHit[]>;
+  nearestSliced(query: Float32Array, k: number, at: VisibleAt, slicer: Slicer): Promise<VectorHit[]>;
 }
 
 const OPEN = 2 ** 31 - 1;
@@ -150,12 +146,7 @@ export class ExactVectorIndex implements VectorSearch {
    * within one turn, so two searches of one index never see each other's numbers, and rows added meanwhile (an
    * index growing as it syncs) are past `n` and not read.
    */
-  async nearestSliced(
-    query: Float32Array,
-    k: number,
-    at: VisibleAt,
-    slicer: { tick(): Promise<void> },
-  ): Promise<VectorHit[]> {
+  async nearestSliced(query: Float32Array, k: number, at: VisibleAt, slicer: Slicer): Promise<VectorHit[]> {
     const top = this.scan(query, k, at);
     if (top === null) return [];
     for (let from = 0; from < top.n; from += SCAN_CHUNK) {
