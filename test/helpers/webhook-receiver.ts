@@ -15,6 +15,8 @@ export interface Received {
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
+  /** TCP connections accepted so far (whether the sender keeps them between requests). */
+  connections = 0;
   answer: (n: number, body: string) => number = () => 200;
   private constructor(
     private readonly server: Server,
@@ -33,6 +35,9 @@ export class WebhookReceiver {
         self?.received.push({ headers: req.headers, body, status });
         res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
       });
+    });
+    server.on('connection', () => {
+      if (holder.self) holder.self.connections++;
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
